@@ -1,0 +1,1 @@
+"""The `reference` backend: the embedded reference store of `reference/`."""

@@ -1,0 +1,89 @@
+"""The reference store behind the backend interface.
+
+Spec `reference` searches with the seed 000 design (structured filters, then
+semantic re-rank); `reference:<ranker>` picks another of the store's rankers.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from reference.clock import Clock
+from reference.store import MemoryStore
+from reference.telemetry import TelemetrySink
+
+from bench.backends.capabilities import Capability as C
+from bench.backends.interface import Backend, Hit
+
+
+def _dir_bytes(root: Path) -> int:
+    return sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
+
+
+class ReferenceBackend(Backend):
+    """Embedded reference store, in-process."""
+
+    name = "reference"
+    capabilities = frozenset({
+        C.MEMORY_WRITE, C.MEMORY_GET, C.MEMORY_LIST, C.MEMORY_SEARCH, C.MEMORY_FILTERS,
+        C.KEYWORD_SEARCH, C.MEMORY_DELETE, C.METADATA_FILTERS, C.CODE_INDEX, C.CODE_SEARCH,
+    })
+    options = ("galaxybrain",)
+
+    def open(self, data_dir: Path, clock: Clock, telemetry: TelemetrySink) -> None:
+        self.data_dir = Path(data_dir)
+        self.store = MemoryStore.open(self.data_dir, clock=clock, telemetry=telemetry)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def storage_bytes(self) -> int:
+        return _dir_bytes(self.data_dir)
+
+    def set_context(self, scope, run_id, task_id, session_id) -> None:
+        self.store.set_context(scope=scope, run_id=run_id, task_id=task_id)
+
+    # memory ---------------------------------------------------------------
+    def write_memory(self, text, task=None, insights=None, context=None, symbol_keys=None, tags=None,
+                     metadata=None) -> str:
+        return self.store.write_memory(text, task=task, insights=insights, context=context,
+                                       symbol_keys=symbol_keys, tags=tags, metadata=metadata).id
+
+    def get_memory(self, memory_id: str) -> dict[str, Any] | None:
+        entry = self.store.get_memory(memory_id)
+        return entry.to_dict() if entry else None
+
+    def list_memories(self, task=None, context=None, limit=50, offset=0) -> list[dict[str, Any]]:
+        return [e.to_dict() for e in self.store.list_memories(task=task, context=context, limit=limit, offset=offset)]
+
+    def search_memories(self, query=None, task=None, context=None, insights=None, tags=None, top_k=10,
+                        where_metadata=None) -> list[Hit]:
+        hits = self.store.search_memories(query=query, task=task, context=context, insights=insights,
+                                          tags=tags, top_k=top_k, where_metadata=where_metadata)
+        return [Hit(h.id, h.score) for h in hits]
+
+    def keyword_search(self, query: str, top_k: int = 10) -> list[Hit]:
+        return [Hit(h.id, h.score) for h in self.store.keyword_search(query, top_k=top_k)]
+
+    def delete_memory(self, memory_id: str) -> bool:
+        return self.store.delete_memory(memory_id)
+
+    # code -----------------------------------------------------------------
+    def index_directory(self, root: Path) -> dict[str, Any]:
+        return _as_dict(self.store.index_directory(root))
+
+    def index_file(self, path: Path, root: Path) -> dict[str, Any]:
+        return _as_dict(self.store.index_file(path, root))
+
+    def search_all(self, query, top_k=10, types=None) -> list[Hit]:
+        return [Hit(h.id, h.score) for h in self.store.search_all(query, top_k=top_k, types=types)]
+
+    def code_search(self, query, top_k=10) -> list[Hit]:
+        return [Hit(h.id, h.score) for h in self.store.code_search(query, top_k=top_k)]
+
+    def symbol_search(self, query, top_k=10) -> list[Hit]:
+        return [Hit(h.id, h.score) for h in self.store.symbol_search(query, top_k=top_k)]
+
+
+def _as_dict(result: Any) -> dict[str, Any]:
+    return result.to_dict() if hasattr(result, "to_dict") else dict(result)

@@ -1,0 +1,1 @@
+"""The `codemem-bench` command line; one module per subcommand."""

@@ -1,0 +1,35 @@
+"""`codemem-bench backends`: list backends with their options and capabilities."""
+from __future__ import annotations
+
+import argparse
+
+from bench.backends.capabilities import Capability
+from bench.backends.registry import available_backends, backend_class
+
+NAME = "backends"
+HELP = "List the backends (built-in and plug-ins) with their options and declared capabilities."
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--matrix", action="store_true", help="print a capability matrix instead")
+
+
+def run(args: argparse.Namespace) -> int:
+    rows = []
+    for name in available_backends():
+        try:
+            cls = backend_class(name)
+        except ImportError as exc:  # an optional backend whose extra is not installed
+            print(f"{name:16} unavailable: {exc}")
+            continue
+        rows.append((name, cls))
+    if args.matrix:
+        caps = list(Capability)
+        print("capability".ljust(26) + "".join(n[:12].ljust(13) for n, _ in rows))
+        for c in caps:
+            print(c.value.ljust(26) + "".join(("yes" if c in cls.capabilities else "-").ljust(13) for _, cls in rows))
+        return 0
+    for name, cls in rows:
+        opts = f" options: {', '.join(cls.options)}" if cls.options else ""
+        print(f"{name:16}{opts}\n  {', '.join(sorted(c.value for c in cls.capabilities))}")
+    return 0

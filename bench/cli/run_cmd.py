@@ -1,0 +1,35 @@
+"""`codemem-bench run [SCENARIO...] [--backend NAME] [--out DIR]`."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from bench.cli.progress import progress_printer
+from bench.run import run_suite
+from bench.scenario.suites import project_root, resolve
+
+NAME = "run"
+HELP = "Replay scenarios (default: the default suite) against a backend; print scores, write a report."
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("scenarios", nargs="*", help="scenario names or .jsonl paths (default: the suite)")
+    p.add_argument("--backend", default="reference", help="backend spec name[:option] (default: reference)")
+    p.add_argument("--suite", default="default", help="suite from scenarios/suites.json (default: default)")
+    p.add_argument("--out", type=Path, default=None, help="report folder (default: reports/latest/<backend>)")
+    p.add_argument("--keep-data", action="store_true", help="keep each scenario's store under OUT/data")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+
+
+def run(args: argparse.Namespace) -> int:
+    scenarios = resolve(args.scenarios, args.suite)
+    if not scenarios:
+        print("codemem-bench run: nothing to run")
+        return 3
+    out = args.out or project_root() / "reports" / "latest" / args.backend.replace(":", "-")
+    report = run_suite(args.backend, scenarios, out, progress_printer(args.quiet), args.keep_data)
+    path = report.save(out)
+    print(report.to_table())
+    print(f"report: {path} (and report.md); telemetry: {out / 'telemetry'}")
+    ran = sum(s["steps"]["total"] - s["steps"]["unsupported"] for s in report.scenarios.values())
+    return 0 if ran else 3

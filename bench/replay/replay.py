@@ -1,0 +1,107 @@
+"""Run a scenario's steps against one backend, timing each and emitting telemetry."""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from reference.clock import LogicalClock
+from reference.errors import StoreError
+from reference.telemetry import TelemetryEvent, TelemetrySink
+
+from bench.backends.interface import Backend, Unsupported
+from bench.replay.checks import evaluate, evaluate_error, score_ranking, zero_metrics
+from bench.replay.context import AliasError, ReplayContext
+from bench.replay.results import QueryResult, ScenarioResult, StepRecord
+from bench.scenario.model import Scenario, Step
+from bench.steps import STEPS
+
+Progress = Callable[[int, int], None]
+
+# Errors that mean "the backend refused this input"; anything else is a harness
+# or backend bug and is reported with its type so it can be told apart.
+_INPUT_ERRORS = (StoreError, ValueError, KeyError, TypeError, AliasError)
+
+
+def _emit(sink: TelemetrySink, ctx: ReplayContext, scenario: Scenario, step: Step, op: str,
+          latency_ms: float | None, memory_id: str | None, status: str) -> None:
+    sink.emit(TelemetryEvent(
+        op=op, memory_id=memory_id, entity_type=step.name.split("_")[0], scope=ctx.session["scope"],
+        run_id=ctx.session["run_id"], task_id=ctx.session["task_id"], timestamp=ctx.clock.now(),
+        latency_ms=latency_ms, source="harness",
+        extra={"scenario": scenario.name, "backend": ctx.backend.label, "step": step.name,
+               "line": step.line, "status": status, "query_id": step.id, "category": step.category}))
+
+
+def _query_record(step: Step, metrics: dict[str, float], retrieved: list[str], unsupported: bool) -> QueryResult:
+    return QueryResult(id=step.id or f"line{step.line}", line=step.line, category=step.category,
+                       metrics=metrics, retrieved=retrieved, unsupported=unsupported)
+
+
+def _unsupported(ctx: ReplayContext, scenario: Scenario, step: Step, sink: TelemetrySink,
+                 result: ScenarioResult, needs: str) -> None:
+    result.steps.append(StepRecord(step.line, step.name, step.kind, "unsupported", None, f"needs {needs}"))
+    if step.expect is not None and step.expect.relevant is not None:
+        result.queries.append(_query_record(step, zero_metrics(step.expect), [], True))
+    _emit(sink, ctx, scenario, step, STEPS[step.name].op, None, None, "unsupported")
+
+
+def _run_step(ctx: ReplayContext, scenario: Scenario, step: Step, sink: TelemetrySink,
+              result: ScenarioResult) -> None:
+    spec = STEPS[step.name]
+    missing = [c for c in spec.requires if not ctx.backend.supports(c)]
+    if missing:
+        _unsupported(ctx, scenario, step, sink, result, ", ".join(c.value for c in missing))
+        return
+    t0 = time.perf_counter()
+    try:
+        args = spec.args_model.model_validate(ctx.resolve(step.args.model_dump(by_alias=True)))
+        outcome = spec.run(ctx, args)
+    except Unsupported as exc:  # a capability only some arguments need (filters, ...)
+        _unsupported(ctx, scenario, step, sink, result, exc.capability.value)
+        return
+    except _INPUT_ERRORS as exc:
+        latency = (time.perf_counter() - t0) * 1000
+        message = f"{type(exc).__name__}: {exc}"
+        checks = evaluate_error(step.expect, str(exc))
+        status = "ok" if checks and all(c.passed for c in checks) else ("failed" if checks else "error")
+        result.steps.append(StepRecord(step.line, step.name, step.kind, status, latency, message, checks or []))
+        if step.expect is not None and step.expect.relevant is not None:
+            result.queries.append(_query_record(step, zero_metrics(step.expect), [], False))
+        _emit(sink, ctx, scenario, step, spec.op, latency, None, status)
+        return
+    latency = (time.perf_counter() - t0) * 1000
+    if step.alias and outcome.created_id is not None:
+        ctx.aliases[step.alias] = outcome.created_id
+    checks = evaluate(ctx, step.expect, outcome) if step.expect is not None else []
+    if step.expect is not None and step.expect.relevant is not None:
+        metrics, retrieved = score_ranking(ctx, step.expect, outcome)
+        result.queries.append(_query_record(step, metrics, retrieved, False))
+    status = "failed" if any(not c.passed for c in checks) else "ok"
+    message = "; ".join(f"{c.name}: {c.detail}" for c in checks if not c.passed)
+    result.steps.append(StepRecord(step.line, step.name, step.kind, status, latency, message, checks))
+    _emit(sink, ctx, scenario, step, spec.op, latency, outcome.created_id, status)
+
+
+def replay(scenario: Scenario, backend: Backend, workdir: Path, sink: TelemetrySink,
+           progress: Progress | None = None) -> ScenarioResult:
+    """Open `backend` in a fresh `workdir`, replay every step, close it; return the records.
+
+    The backend gets the scenario's logical clock, so the same scenario gives
+    the same store and the same quality figures on every run.
+    """
+    workdir.mkdir(parents=True, exist_ok=True)
+    clock = LogicalClock(scenario.header.start_time)
+    ctx = ReplayContext(backend=backend, clock=clock, scenario_dir=scenario.path.parent, workdir=workdir)
+    result = ScenarioResult(scenario=scenario.name, backend=backend.label)
+    backend.open(workdir / "store", clock, sink)
+    try:
+        for i, step in enumerate(scenario.steps, start=1):
+            _run_step(ctx, scenario, step, sink, result)
+            if progress is not None:
+                progress(i, len(scenario.steps))
+        result.extra_metrics.update(ctx.state.get("metrics", {}))
+        result.storage_bytes = backend.storage_bytes()
+    finally:
+        backend.close()
+    return result

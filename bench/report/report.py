@@ -1,0 +1,139 @@
+"""`Report`: the result of one run of one backend over a suite of scenarios.
+
+`to_dict()` is the versioned `report.json` schema (documented in
+reports/README.md); `to_table()` is what the terminal shows; `to_markdown()`
+is `report.md`; `save(dir)` writes both files.
+"""
+from __future__ import annotations
+
+import json
+import platform
+import sys
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from bench.report.score import compute_score
+
+REPORT_SCHEMA_VERSION = 1
+_PACKAGES = ("codemem-bench", "numpy", "scikit-learn", "hyperscan", "lmdb", "mcp")
+
+
+def _versions() -> dict[str, str]:
+    out = {}
+    for p in _PACKAGES:
+        try:
+            out[p] = version(p)
+        except PackageNotFoundError:
+            out[p] = "absent"
+    return out
+
+
+def environment() -> dict[str, Any]:
+    return {"python": sys.version.split()[0], "platform": platform.platform(), "packages": _versions()}
+
+
+@dataclass
+class Report:
+    """One backend's run over a list of scenarios."""
+
+    backend: str
+    capabilities: list[str]
+    scenarios: dict[str, dict[str, Any]]
+    environment: dict[str, Any] = field(default_factory=environment)
+
+    @property
+    def score(self) -> dict[str, Any]:
+        return compute_score({"scenarios": self.scenarios})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"schema": "codemem-bench/report", "schema_version": REPORT_SCHEMA_VERSION,
+                "backend": self.backend, "capabilities": sorted(self.capabilities),
+                "suite": list(self.scenarios), "environment": self.environment,
+                "score": self.score, "scenarios": self.scenarios}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Report":
+        if data.get("schema") != "codemem-bench/report":
+            raise ValueError("not a codemem-bench report (missing schema 'codemem-bench/report')")
+        if data.get("schema_version") != REPORT_SCHEMA_VERSION:
+            raise ValueError(f"report schema_version {data.get('schema_version')} is not "
+                             f"{REPORT_SCHEMA_VERSION}; re-run with this version of codemem-bench")
+        return cls(data["backend"], data["capabilities"], data["scenarios"], data["environment"])
+
+    @classmethod
+    def load(cls, path: str | Path) -> "Report":
+        path = Path(path)
+        if path.is_dir():
+            path = path / "report.json"
+        try:
+            return cls.from_dict(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ValueError(f"{path}: cannot read report ({exc})") from None
+
+    def frame(self) -> pd.DataFrame:
+        """One row per scenario with the headline figures."""
+        rows = []
+        for name, s in self.scenarios.items():
+            q, lat = s["quality"], s["latency_ms"].get("all", {})
+            met = [t["met"] for t in s["targets"] if t["met"] is not None]
+            rows.append({
+                "scenario": name,
+                "recall@10": q.get("recall@10"), "ndcg@10": q.get("ndcg@10"), "mrr@10": q.get("mrr@10"),
+                "checks": f"{s['checks']['passed']}/{s['checks']['total']}" if s["checks"]["total"] else "-",
+                "p50 ms": lat.get("p50"), "p95 ms": lat.get("p95"),
+                "targets": f"{sum(met)}/{len(met)}" if met else "-",
+                "unsupported": s["steps"]["unsupported"], "errors": s["steps"]["error"] + s["steps"]["failed"],
+            })
+        return pd.DataFrame(rows)
+
+    def to_table(self) -> str:
+        df = self.frame()
+        body = df.to_string(index=False, na_rep="-", float_format=lambda x: f"{x:.3f}")
+        score = self.score["value"]
+        return f"backend: {self.backend}   codemem-bench score v{self.score['version']}: {score}\n{body}"
+
+    def to_markdown(self) -> str:
+        df = self.frame().fillna("-")
+        lines = [f"# codemem-bench report: `{self.backend}`", "",
+                 f"**codemem-bench score (v{self.score['version']}): {self.score['value']}** "
+                 f"— components {self.score['components']}", "", _md_table(df), ""]
+        for name, s in self.scenarios.items():
+            lines += [f"## {name}", "", s["description"], ""]
+            if s["targets"]:
+                lines += ["| target | value | met | source |", "|---|---|---|---|"]
+                lines += [f"| {t['metric']} {t['op']} {t['target']} | {_fmt(t['value'])} | "
+                          f"{'yes' if t['met'] else 'no' if t['met'] is False else '-'} | {t['source']} |"
+                          for t in s["targets"]]
+                lines.append("")
+            if s["metrics"]:
+                lines += ["| metric | value |", "|---|---|"]
+                lines += [f"| {k} | {_fmt(v)} |" for k, v in s["metrics"].items()]
+                lines.append("")
+            for p in s["problems"][:10]:
+                lines.append(f"- line {p['line']} `{p['step']}` {p['status']}: {p['message']}")
+            if s["unsupported"]:
+                lines.append(f"- unsupported steps: {s['unsupported']}")
+            lines.append("")
+        return "\n".join(lines)
+
+    def save(self, out_dir: str | Path) -> Path:
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "report.json").write_text(json.dumps(self.to_dict(), indent=2, sort_keys=True) + "\n")
+        (out / "report.md").write_text(self.to_markdown())
+        return out / "report.json"
+
+
+def _fmt(v: Any) -> str:
+    return f"{v:.4g}" if isinstance(v, float) else str(v)
+
+
+def _md_table(df: pd.DataFrame) -> str:
+    head = "| " + " | ".join(df.columns) + " |"
+    sep = "|" + "---|" * len(df.columns)
+    rows = ["| " + " | ".join(_fmt(v) for v in row) + " |" for row in df.itertuples(index=False)]
+    return "\n".join([head, sep, *rows])

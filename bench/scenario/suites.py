@@ -1,0 +1,59 @@
+"""Where scenarios live and which ones make up a suite.
+
+The project root is `CODEMEM_BENCH_HOME` if set, else the folder above the
+`bench` package (an editable install or a checkout). Suites are named lists of
+scenario names in `scenarios/suites.json`; a scenario name `x` is the file
+`scenarios/x.jsonl`.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from bench.scenario.loader import ScenarioError, load_scenario
+from bench.scenario.model import Scenario
+
+
+def project_root() -> Path:
+    env = os.environ.get("CODEMEM_BENCH_HOME")
+    return Path(env) if env else Path(__file__).resolve().parents[2]
+
+
+def scenarios_dir() -> Path:
+    return project_root() / "scenarios"
+
+
+def oracle_dir() -> Path:
+    return project_root() / "oracle_data"
+
+
+def suites() -> dict[str, list[str]]:
+    path = scenarios_dir() / "suites.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ScenarioError(f"{path}: cannot read suites ({exc})") from None
+    return {k: list(v) for k, v in data.items()}
+
+
+def scenario_names() -> list[str]:
+    return sorted(p.stem for p in scenarios_dir().glob("*.jsonl"))
+
+
+def resolve(names_or_paths: list[str], suite: str = "default") -> list[Scenario]:
+    """Load scenarios named (or given as paths); none given means the suite's list."""
+    if not names_or_paths:
+        all_suites = suites()
+        if suite not in all_suites:
+            raise ScenarioError(f"unknown suite {suite!r}; known: {', '.join(all_suites)}")
+        names_or_paths = all_suites[suite]
+    out = []
+    for item in names_or_paths:
+        path = Path(item)
+        if not path.suffix:
+            path = scenarios_dir() / f"{item}.jsonl"
+            if not path.exists():
+                raise ScenarioError(f"unknown scenario {item!r}; known: {', '.join(scenario_names())}")
+        out.append(load_scenario(path, oracle_dir()))
+    return out

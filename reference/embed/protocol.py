@@ -1,0 +1,39 @@
+"""The `Embedder` protocol every text embedder of the store satisfies."""
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from reference.errors import StoreError
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into L2-normalised float32 rows.
+
+    `name` identifies the model (recorded in the vector file, so a store is
+    never queried with vectors of another model); `dim` is the row length.
+    `embed(texts)` returns an array of shape (len(texts), dim); a text with
+    nothing to embed may give an all-zero row.
+    """
+
+    name: str
+    dim: int
+
+    def embed(self, texts: list[str]) -> np.ndarray: ...
+
+
+class EmbedderUnavailable(StoreError):
+    """An embedder cannot be built here (package missing, model path absent)."""
+
+
+class UnknownEmbedder(StoreError, ValueError):
+    """No embedder is registered under the requested name."""
+
+
+def normalise_rows(mat: np.ndarray) -> np.ndarray:
+    """L2-normalise each row in float32; all-zero rows stay zero."""
+    mat = np.asarray(mat, dtype=np.float32)
+    norms = np.linalg.norm(mat, axis=1, keepdims=True)
+    return np.divide(mat, norms, out=np.zeros_like(mat), where=norms > 0)

@@ -1,0 +1,336 @@
+"""`GraphStore`: the LMDB graph memory layer of seed 003 (nodes, edges, policy KV, history).
+
+    with GraphStore.open(path, clock=LogicalClock(), telemetry=ListSink()) as g:
+        g.put_node("file:src/a.py", "file", {"lang": "py"})
+        g.put_edge("file:src/a.py", "defines", "sym:src/a.py#f:function:1:3")
+        g.get_out("file:src/a.py")                    # [EdgeRef(src, rel, dst, rev)]
+        g.get_out("file:src/a.py", at=At.rev(1))      # exactly as after revision 1
+
+Ids are canonical key strings (`reference.keys`), stored as u64 `hash64` ids.
+Every write is one revision; every read takes `at=At.rev(n) | At.ts(x) | None`.
+Reads open their own LMDB read transaction, so any thread may call them; writes
+are serialised. `batch()` groups writes into one transaction (still one revision
+per op) for bulk ingest. See README.md for formats and decisions.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from time import perf_counter
+from typing import Any
+
+import lmdb
+
+from reference.graph import keyspace as ks
+from reference.graph.adjacency import CompactionPolicy
+from reference.graph.errors import NotFound, StoreClosed, StoreError
+from reference.graph.gate import ReadGate
+from reference.graph.reads import GraphReads
+from reference.graph.schema import initialise, is_initialised, load_relations
+from reference.graph.view import GraphView
+from reference.graph.writer import GraphWriter
+from reference.keys import hash64
+from reference.telemetry import NullSink, TelemetryEvent
+
+DEFAULT_MAP_SIZE = 1 << 32  # 4 GiB of address space; the file grows as data does, the map doubles when full
+
+
+class GraphStore(GraphReads):
+    """One LMDB environment directory holding the graph; see the module docstring."""
+
+    def __init__(self, env: Any, clock: Any, telemetry: Any, policy: CompactionPolicy) -> None:
+        self._env = env
+        self._clock = clock
+        self._sink = telemetry if telemetry is not None else NullSink()
+        self._emit_on = not isinstance(self._sink, NullSink)
+        self._policy = policy
+        self._hash = functools.lru_cache(maxsize=1 << 17)(hash64)
+        self._names: dict[int, str] = {}
+        self._gate = ReadGate()
+        self._wlock = threading.RLock()
+        self._local = threading.local()
+        self._warned: set[bytes] = set()
+        self._context: tuple[str | None, str | None] = (None, None)
+        with env.begin() as txn:
+            self._rels = load_relations(txn)
+        self.path = Path(env.path())
+
+    @classmethod
+    def open(cls, path: str | os.PathLike, clock: Any, telemetry: Any = None, *, map_size: int = DEFAULT_MAP_SIZE,
+             compaction: CompactionPolicy | None = None, sync: bool = True, readonly: bool = False) -> GraphStore:
+        """Open (creating if needed) the store in directory `path`.
+
+        `clock` gives `now()` for writes with `ts=None` (the store never reads wall time
+        itself); `telemetry` is a `TelemetrySink`. `sync=False` skips fsync at commit
+        (faster, for tests and scratch stores; a crash may lose the last commits).
+        """
+        if clock is None or not callable(getattr(clock, "now", None)):
+            raise TypeError("GraphStore.open needs clock= (an object with now(); e.g. reference.clock.LogicalClock)")
+        path = Path(path)
+        if not readonly:
+            path.mkdir(parents=True, exist_ok=True)
+        elif not (path / "data.mdb").exists():
+            raise NotFound(f"no graph store at {path} (no data.mdb)")
+        env = lmdb.open(str(path), map_size=map_size, subdir=True, readonly=readonly, max_dbs=0,
+                        max_spare_txns=8, sync=sync, metasync=sync, readahead=False, lock=True)
+        try:
+            with env.begin() as txn:
+                ready = is_initialised(txn)
+            if not ready:
+                if readonly:
+                    raise StoreError(f"graph store at {path} is empty and opened read-only")
+                with env.begin(write=True) as txn:
+                    if not is_initialised(txn):
+                        initialise(txn)
+            return cls(env, clock, telemetry, compaction or CompactionPolicy())
+        except BaseException:
+            env.close()
+            raise
+
+    def close(self) -> None:
+        if self._env is not None:
+            with self._wlock:
+                self._gate.exclusive(self._env.close)
+                self._env = None
+
+    def __enter__(self) -> GraphStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def set_context(self, run_id: str | None = None, task_id: str | None = None) -> None:
+        """Default run/task ids for writes that pass none, and for read telemetry."""
+        self._context = (run_id, task_id)
+
+    # -- transactions ---------------------------------------------------------
+    def _check_open(self) -> Any:
+        if self._env is None:
+            raise StoreClosed(f"graph store at {self.path} is closed")
+        return self._env
+
+    def _read(self, fn: Callable[[GraphView], Any]) -> Any:
+        env = self._check_open()
+        self._gate.enter()
+        try:
+            try:
+                txn = env.begin()
+            except lmdb.MapResizedError:  # another process grew the map; adopt its size
+                self._gate.leave()
+                self._gate.exclusive(lambda: env.set_mapsize(0))
+                self._gate.enter()
+                txn = env.begin()
+            try:
+                return fn(GraphView(txn, self._rels, self._names))
+            finally:
+                txn.abort()
+        finally:
+            self._gate.leave()
+
+    @contextmanager
+    def batch(self) -> Iterator[GraphStore]:
+        """Run the writes in the block as one LMDB transaction (all or nothing).
+
+        Each write still gets its own revision. Other threads' writes wait; reads
+        (on any thread, this one included) see the state before the batch until it
+        commits. Telemetry for the batch's writes is emitted at commit.
+        """
+        if getattr(self._local, "writer", None) is not None:
+            yield self
+            return
+        env = self._check_open()
+        with self._wlock:
+            self._local.writer = self._new_writer(env)
+            try:
+                yield self
+                self._commit()
+            finally:
+                w = self._local.writer
+                self._local.writer = None
+                if w.txn is not None:
+                    w.txn.abort()
+
+    def _new_writer(self, env: Any) -> GraphWriter:
+        w = GraphWriter(env.begin(write=True), self._rels, self._names, self._hash, self._clock, self._policy,
+                        self._warned)
+        w.ops, w.poisoned = [], False
+        return w
+
+    def _commit(self) -> None:
+        def finish(w: GraphWriter) -> None:
+            if w.poisoned:
+                raise StoreError("batch not committed: a write inside it failed after it had started to change data")
+            w.flush()
+            w.txn.commit()
+            w.txn = None
+        self._with_room(finish)
+        w = self._local.writer
+        self._names.update(w.new_names)
+        self._rels = w.rels
+        for event in w.events:
+            self._sink.emit(event)
+
+    def _with_room(self, step: Callable[[GraphWriter], Any]) -> Any:
+        """Run `step` on the current writer; on a full map, grow it, replay the batch, retry."""
+        while True:
+            try:
+                return step(self._local.writer)
+            except lmdb.MapFullError:
+                self._grow_and_replay()
+
+    def _grow_and_replay(self) -> None:
+        env, ops = self._env, self._local.writer.ops
+        while True:
+            self._local.writer.txn.abort()
+            self._gate.exclusive(lambda: env.set_mapsize(env.info()["map_size"] * 2))
+            fresh = self._local.writer = self._new_writer(env)
+            try:
+                for op in ops:
+                    op(fresh)
+            except lmdb.MapFullError:
+                continue
+            fresh.ops = list(ops)
+            return
+
+    def _write(self, op: Callable[[GraphWriter], Any]) -> Any:
+        if getattr(self._local, "writer", None) is None:
+            with self.batch():
+                return self._write(op)
+        w = self._local.writer
+        if w.poisoned:
+            raise StoreError("this batch already failed; leave the `with batch()` block to abort it")
+        head, lists = w.head, len(w.lists)
+        try:
+            result = self._with_room(op)
+        except BaseException:
+            w = self._local.writer
+            w.poisoned = w.head != head or len(w.lists) != lists
+            raise
+        self._local.writer.ops.append(op)
+        return result
+
+    def _ctx(self, run_id: str | None, task_id: str | None) -> tuple[str | None, str | None]:
+        return (run_id if run_id is not None else self._context[0],
+                task_id if task_id is not None else self._context[1])
+
+    def _event(self, w: GraphWriter | None, op: str, memory_id: str | None, entity_type: str | None,
+               scope: str | None, run_id: str | None, task_id: str | None, ts: float, t0: float,
+               **extra: Any) -> None:
+        event = TelemetryEvent(op, memory_id, entity_type, scope, run_id, task_id, ts,
+                               (perf_counter() - t0) * 1000.0, "store", extra)
+        if w is None:
+            self._sink.emit(event)
+        else:
+            w.events.append(event)
+
+    # -- writes ---------------------------------------------------------------
+    def put_node(self, id: str, type: str, payload: Any, scope: str | None = None, ts: float | None = None,
+                 run_id: str | None = None, task_id: str | None = None) -> int:
+        """Create or overwrite node `id`; the old version stays readable at earlier revisions. Returns the revision."""
+        run_id, task_id = self._ctx(run_id, task_id)
+
+        def op(w: GraphWriter) -> int:
+            t0 = perf_counter()
+            rev, overwrite = w.put_node(id, type, payload, scope, ts, run_id, task_id)
+            if self._emit_on:
+                self._event(w, "overwrite" if overwrite else "write", id, type, scope, run_id, task_id,
+                            w.last_ts, t0, rev=rev, kind="node")
+            return rev
+        return self._write(op)
+
+    def put_edge(self, src: str, rel: str, dst: str, payload: Any = None, ts: float | None = None,
+                 run_id: str | None = None, task_id: str | None = None) -> int:
+        """Create edge `src -rel-> dst` (or replace the payload of the live one). Returns the revision.
+
+        `rel` must be interned (the ten of §4.4 or `register_relation`), else `InvalidRelation`.
+        Endpoints need not exist as nodes (logged at INFO)."""
+        return self._put_edge(src, rel, dst, payload, ts, run_id, task_id, "put_edge")
+
+    def _put_edge(self, src: str, rel: str, dst: str, payload: Any, ts: float | None, run_id: str | None,
+                  task_id: str | None, kind: str) -> int:
+        run_id, task_id = self._ctx(run_id, task_id)
+
+        def op(w: GraphWriter) -> int:
+            t0 = perf_counter()
+            if kind == "supersede":
+                if src == dst:
+                    raise ValueError(f"a node cannot supersede itself ({src})")
+                for key in (src, dst):
+                    if not w.node_exists(key):
+                        raise NotFound(f"supersede({src!r}, {dst!r}): node {key!r} does not exist")
+            rev, overwrite = w.put_edge(src, rel, dst, payload, ts, run_id, task_id, kind)
+            if self._emit_on:
+                if kind == "supersede":
+                    self._event(w, "overwrite", dst, None, None, run_id, task_id, w.last_ts, t0, rev=rev,
+                                kind="supersede", superseded_by=src)
+                else:
+                    self._event(w, "overwrite" if overwrite else "write", src, "edge", None, run_id, task_id,
+                                w.last_ts, t0, rev=rev, kind="edge", rel=rel, dst=dst)
+            return rev
+        return self._write(op)
+
+    def put_edges(self, edges: Iterable[tuple | dict]) -> list[int]:
+        """Bulk `put_edge` in one transaction: tuples (src, rel, dst[, payload]) or dicts of put_edge's arguments."""
+        revs: list[int] = []
+        with self.batch():
+            for e in edges:
+                revs.append(self.put_edge(**e) if isinstance(e, dict) else self.put_edge(*e))
+        return revs
+
+    def delete_edge(self, src: str, rel: str, dst: str, ts: float | None = None, run_id: str | None = None,
+                    task_id: str | None = None) -> int:
+        """Delete the live edge (a tombstone; history keeps it). `NotFound` if it is not live."""
+        run_id, task_id = self._ctx(run_id, task_id)
+
+        def op(w: GraphWriter) -> int:
+            t0 = perf_counter()
+            rev = w.delete_edge(src, rel, dst, ts, run_id, task_id)
+            if self._emit_on:
+                self._event(w, "delete", src, "edge", None, run_id, task_id, w.last_ts, t0, rev=rev, kind="edge",
+                            rel=rel, dst=dst)
+            return rev
+        return self._write(op)
+
+    def supersede(self, new_id: str, old_id: str, payload: Any = None, ts: float | None = None,
+                  run_id: str | None = None, task_id: str | None = None) -> int:
+        """Mark node `old_id` superseded by `new_id` (both must exist): writes the edge
+        `new_id -supersedes-> old_id` and, in the same revision, a node version of `old_id`
+        with `superseded_by=new_id`. Deleting that edge clears the mark again."""
+        return self._put_edge(new_id, "supersedes", old_id, payload, ts, run_id, task_id, "supersede")
+
+    def put_kv(self, scope: str, namespace: str, key: str, payload: Any, ts: float | None = None,
+               run_id: str | None = None, task_id: str | None = None) -> int:
+        """Set policy entry scope/namespace/key (e.g. namespace "decision"); history keeps old values."""
+        return self._put_kv(scope, namespace, key, payload, ts, run_id, task_id, False)
+
+    def delete_kv(self, scope: str, namespace: str, key: str, ts: float | None = None, run_id: str | None = None,
+                  task_id: str | None = None) -> int:
+        """Retract a policy entry (a tombstone version). `NotFound` if it is not live."""
+        return self._put_kv(scope, namespace, key, None, ts, run_id, task_id, True)
+
+    def _put_kv(self, scope: str, namespace: str, key: str, payload: Any, ts: float | None, run_id: str | None,
+                task_id: str | None, delete: bool) -> int:
+        run_id, task_id = self._ctx(run_id, task_id)
+        path = ks.kv_path(scope, namespace, key)
+
+        def op(w: GraphWriter) -> int:
+            t0 = perf_counter()
+            rev, overwrite = w.put_kv(path, payload, ts, run_id, task_id, delete)
+            if self._emit_on:
+                kind = "delete" if delete else "overwrite" if overwrite else "write"
+                self._event(w, kind, f"kv:{scope}:{namespace}:{key}", namespace, scope, run_id, task_id,
+                            w.last_ts, t0, rev=rev, kind="kv")
+            return rev
+        return self._write(op)
+
+    def register_relation(self, name: str) -> int:
+        """Intern a new relation name (idempotent); returns its id. Ids are never reused."""
+        return self._write(lambda w: w.register_relation(name))
+
+    def compact(self) -> dict[str, int]:
+        """Compact every adjacency list that holds tombstones (lossless: see README)."""
+        return self._write(lambda w: w.compact_all())

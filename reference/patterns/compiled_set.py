@@ -1,0 +1,132 @@
+"""Compile a `PatternSet` (or fetch it from the disk cache) and scan with it.
+
+`compile_set` validates every pattern with `pattern_checker`, builds one
+Hyperscan block-mode database with HS_FLAG_SOM_LEFTMOST (plus the set's
+flags) or loads it from `DatabaseCache`, and returns a `CompiledSet` whose
+`scan` gives `re.finditer`-exact matches (see `match_confirmer`).
+"""
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass, field
+
+import hyperscan
+
+from reference.patterns.database_cache import DatabaseCache, database_digest
+from reference.patterns.errors import PatternError
+from reference.patterns.match_confirmer import confirm_events
+from reference.patterns.pattern_checker import RejectedPattern, check_pattern, re_flags_of
+from reference.patterns.pattern_match import PatternMatch
+from reference.patterns.pattern_set import PatternSet
+
+HS_FLAGS = {"caseless": hyperscan.HS_FLAG_CASELESS, "dotall": hyperscan.HS_FLAG_DOTALL,
+            "multiline": hyperscan.HS_FLAG_MULTILINE}
+
+
+@dataclass
+class CompileStats:
+    """Counters a caller (or a test) can read: compiles done, cache hits, bad cache files."""
+
+    compiled: int = 0
+    cache_hits: int = 0
+    cache_rejected: int = 0
+
+
+@dataclass
+class CompiledSet:
+    """A loaded set: its Hyperscan database and the `re` twins of its patterns."""
+
+    definition: PatternSet
+    database: hyperscan.Database
+    regexes: list[re.Pattern[bytes]]
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def scan(self, data: bytes) -> list[PatternMatch]:
+        """All matches of the set in `data`, sorted by (start, pattern index)."""
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"pattern scan needs bytes, got {type(data).__name__} (encode text as UTF-8)")
+        data = bytes(data)
+        events: list[tuple] = []
+        append = events.append
+        with self._lock:  # one scratch per database; Hyperscan forbids concurrent use
+            self.database.scan(data, match_event_handler=lambda *ev: append(ev))
+        pats, names = self.definition.patterns, self.definition.names
+        return [PatternMatch(i, pats[i], s, e, names[i]) for s, i, e in confirm_events(events, self.regexes, data)]
+
+
+def hs_flags_of(flags: list[str]) -> int:
+    out = hyperscan.HS_FLAG_SOM_LEFTMOST
+    for f in flags:
+        out |= HS_FLAGS[f]
+    return out
+
+
+def compile_set(ps: PatternSet, cache: DatabaseCache, stats: CompileStats) -> CompiledSet:
+    """Validate, compile (or load from cache) and return the runnable set.
+
+    Fills `ps.compiled_db` and `ps.digest`. Raises `PatternError` naming the
+    set, the pattern index and the reason, including Hyperscan's own message.
+    """
+    re_flags, hs_flags = re_flags_of(ps.flags), hs_flags_of(ps.flags)
+    regexes = []
+    for i, pattern in enumerate(ps.patterns):
+        try:
+            regexes.append(check_pattern(pattern, re_flags))
+        except RejectedPattern as exc:
+            raise _pattern_error(ps, i, str(exc), _hyperscan_message(pattern, hs_flags)) from None
+    flags = [hs_flags] * len(ps.patterns)
+    digest = database_digest(ps.patterns, flags)
+    payload = cache.get(digest)
+    database = _load(payload) if payload is not None else None
+    if database is not None:
+        stats.cache_hits += 1
+    else:
+        if cache.exists(digest):  # present but torn, corrupt or from another engine build
+            stats.cache_rejected += 1
+        database = _compile(ps, flags)
+        stats.compiled += 1
+        payload = hyperscan.dumpb(database)
+        cache.put(digest, payload)
+    ps.compiled_db, ps.digest = payload, digest
+    return CompiledSet(ps, database, regexes)
+
+
+def _compile(ps: PatternSet, flags: list[int]) -> hyperscan.Database:
+    db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    exprs = [p.encode("utf-8") for p in ps.patterns]
+    try:
+        db.compile(expressions=exprs, ids=list(range(len(exprs))), elements=len(exprs), flags=flags)
+    except hyperscan.error as exc:
+        # the bindings drop the failing expression's index: find it one by one
+        for i, p in enumerate(ps.patterns):
+            msg = _hyperscan_message(p, flags[i])
+            if msg:
+                why = "it can match the empty string" if "empty buffer" in msg else "Hyperscan rejects it"
+                raise _pattern_error(ps, i, why, msg) from None
+        raise PatternError(f"pattern set {ps.id!r}: Hyperscan cannot compile the set: {exc}",
+                           set_id=ps.id, reason=str(exc)) from None
+    return db
+
+
+def _load(payload: bytes) -> hyperscan.Database | None:
+    try:
+        return hyperscan.loadb(payload, hyperscan.HS_MODE_BLOCK)
+    except hyperscan.error:
+        return None
+
+
+def _hyperscan_message(pattern: str, hs_flags: int) -> str | None:
+    """Hyperscan's error for `pattern` alone, or None if it compiles."""
+    db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    try:
+        db.compile(expressions=[pattern.encode("utf-8")], ids=[0], elements=1, flags=[hs_flags])
+    except hyperscan.error as exc:
+        return str(exc.args[0]) if exc.args else str(exc)
+    return None
+
+
+def _pattern_error(ps: PatternSet, index: int, reason: str, hs_message: str | None) -> PatternError:
+    engine = f"Hyperscan says: {hs_message}" if hs_message else "Hyperscan accepts it but would read it differently"
+    msg = f"pattern set {ps.id!r}, pattern #{index} {ps.patterns[index]!r}: {reason} ({engine}); nothing of the set was loaded"
+    return PatternError(msg, set_id=ps.id, index=index, reason=f"{reason}; {engine}")

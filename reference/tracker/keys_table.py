@@ -1,0 +1,60 @@
+"""The `keys` table: every canonical key ever issued, for collision detection and type lookup.
+
+Rows are never removed (a deleted memory keeps its row), so an id is never
+re-issued to a different record and `resolve_type` still answers for it.
+"""
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable
+
+from reference.errors import KeyCollision
+from reference.tracker.codec import from_db, to_db
+
+# The namespace prefix of a canonical key -> the entity type recorded in `keys.kind`.
+KIND_OF_NAMESPACE = {"file": "file", "sym": "symbol", "chunk": "chunk", "mem": "memory"}
+
+
+class KeysTable:
+    """Key registry over a connection; `hash_fn` is injectable so tests can force a collision."""
+
+    def __init__(self, hash_fn: Callable[[str], int]) -> None:
+        self.hash_fn = hash_fn
+
+    def register(self, conn: sqlite3.Connection, key: str, kind: str) -> int:
+        """Record `key` (idempotent) and return its hash; `KeyCollision` if another key holds the hash."""
+        h = self.hash_fn(key)
+        row = conn.execute("SELECT key, kind FROM keys WHERE key_hash = ?", (to_db(h),)).fetchone()
+        if row is not None:
+            if row[0] != key:
+                raise KeyCollision(f"keys {row[0]!r} and {key!r} both hash to {h:#018x}; refusing to store {key!r}")
+            return h
+        conn.execute("INSERT INTO keys(key_hash, key, kind) VALUES (?, ?, ?)", (to_db(h), key, kind))
+        return h
+
+    def is_taken(self, conn: sqlite3.Connection, key: str) -> bool:
+        """True if `key` is registered or its hash is held by another key."""
+        h = self.hash_fn(key)
+        return conn.execute("SELECT 1 FROM keys WHERE key_hash = ? OR key = ?", (to_db(h), key)).fetchone() is not None
+
+    def resolve_type(self, conn: sqlite3.Connection, h: int) -> str | None:
+        row = conn.execute("SELECT kind FROM keys WHERE key_hash = ?", (to_db(h),)).fetchone()
+        return row[0] if row else None
+
+    def get_key(self, conn: sqlite3.Connection, h: int) -> str | None:
+        row = conn.execute("SELECT key FROM keys WHERE key_hash = ?", (to_db(h),)).fetchone()
+        return row[0] if row else None
+
+    def lookup(self, conn: sqlite3.Connection, hashes: Iterable[int]) -> dict[int, tuple[str, str]]:
+        """Map each known hash to (key, kind); unknown hashes are left out."""
+        out: dict[int, tuple[str, str]] = {}
+        hs = [to_db(h) for h in hashes]
+        for i in range(0, len(hs), 500):
+            part = hs[i: i + 500]
+            q = f"SELECT key_hash, key, kind FROM keys WHERE key_hash IN ({','.join('?' * len(part))})"
+            for kh, key, kind in conn.execute(q, part):
+                out[from_db(kh)] = (key, kind)
+        return out
+
+    def count(self, conn: sqlite3.Connection) -> int:
+        return conn.execute("SELECT count(*) FROM keys").fetchone()[0]

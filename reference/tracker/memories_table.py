@@ -1,0 +1,138 @@
+"""The `memories` table (seed 000 §3.1 + `metadata`) and its FTS5 index.
+
+Deletes are real: the row and its FTS entry go (the blob record stays, the
+blob being append-only, and the key stays registered in `keys`). The FTS
+index is contentless (`content=''`) with rowid = the memory's key hash, since
+the row already holds the text; a delete passes the row's own text and tags
+back to FTS5, as contentless tables require.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from typing import Any
+
+from reference.memory_record import MemoryEntry
+from reference.tracker.codec import from_db, to_db
+from reference.tracker.filters import MemoryFilter
+
+COLUMNS = (
+    "id, task, insights, context, symbol_keys, text, tags, blob_offset, blob_length, "
+    "key_hash, created_at, updated_at, metadata"
+)
+_SELECT = "SELECT " + ", ".join("m." + c.strip() for c in COLUMNS.split(",")) + " FROM memories m"
+ORDER_NEWEST = "m.created_at DESC, m.id ASC"
+ORDER_OLDEST = "m.created_at ASC, m.id ASC"
+
+
+def entry_from_row(row: tuple) -> MemoryEntry:
+    (mid, task, insights, context, symbol_keys, text, tags, off, length, kh, created, updated, meta) = row
+    return MemoryEntry(
+        id=mid,
+        key_hash=from_db(kh),
+        task=task,
+        insights=tuple(json.loads(insights or "[]")),
+        context=tuple(json.loads(context or "[]")),
+        symbol_keys=tuple(json.loads(symbol_keys or "[]")),
+        text=text,
+        tags=tuple(json.loads(tags or "[]")),
+        metadata=json.loads(meta or "{}"),
+        created_at=created,
+        updated_at=updated,
+        blob_offset=off,
+        blob_length=length,
+    )
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+class MemoriesTable:
+    """Row access for memories; every method takes the caller's connection."""
+
+    def insert(self, conn: sqlite3.Connection, e: MemoryEntry) -> None:
+        tags = _dump(list(e.tags))
+        conn.execute(
+            f"INSERT INTO memories({COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (e.id, e.task, _dump(list(e.insights)), _dump(list(e.context)), _dump(list(e.symbol_keys)), e.text,
+             tags, e.blob_offset, e.blob_length, to_db(e.key_hash), e.created_at, e.updated_at, _dump(e.metadata)),
+        )
+        conn.execute("INSERT INTO memories_fts(rowid, text, tags) VALUES (?, ?, ?)", (to_db(e.key_hash), e.text, tags))
+
+    def update_metadata(self, conn: sqlite3.Connection, key_hash: int, metadata: dict, updated_at: float,
+                        blob_offset: int, blob_length: int) -> None:
+        conn.execute(
+            "UPDATE memories SET metadata = ?, updated_at = ?, blob_offset = ?, blob_length = ? WHERE key_hash = ?",
+            (_dump(metadata), updated_at, blob_offset, blob_length, to_db(key_hash)),
+        )
+
+    def delete(self, conn: sqlite3.Connection, key_hash: int) -> bool:
+        kh = to_db(key_hash)
+        row = conn.execute("SELECT text, coalesce(tags, '') FROM memories WHERE key_hash = ?", (kh,)).fetchone()
+        if row is None:
+            return False
+        conn.execute("INSERT INTO memories_fts(memories_fts, rowid, text, tags) VALUES ('delete', ?, ?, ?)",
+                     (kh, row[0], row[1]))
+        conn.execute("DELETE FROM memories WHERE key_hash = ?", (kh,))
+        return True
+
+    def get(self, conn: sqlite3.Connection, key_hash: int) -> MemoryEntry | None:
+        row = conn.execute(_SELECT + " WHERE m.key_hash = ?", (to_db(key_hash),)).fetchone()
+        return entry_from_row(row) if row else None
+
+    def get_many(self, conn: sqlite3.Connection, key_hashes: list[int]) -> dict[int, MemoryEntry]:
+        out: dict[int, MemoryEntry] = {}
+        for i in range(0, len(key_hashes), 500):
+            part = [to_db(h) for h in key_hashes[i: i + 500]]
+            q = _SELECT + f" WHERE m.key_hash IN ({','.join('?' * len(part))})"
+            for row in conn.execute(q, part):
+                e = entry_from_row(row)
+                out[e.key_hash] = e
+        return out
+
+    def exists_id(self, conn: sqlite3.Connection, memory_id: str) -> bool:
+        return conn.execute("SELECT 1 FROM memories WHERE id = ?", (memory_id,)).fetchone() is not None
+
+    def query(self, conn: sqlite3.Connection, flt: MemoryFilter, *, order: str = ORDER_NEWEST,
+              limit: int | None = None, offset: int = 0) -> list[MemoryEntry]:
+        where, params = flt.sql("m")
+        sql = f"{_SELECT} WHERE {where} ORDER BY {order}"
+        if limit is not None:
+            sql += " LIMIT ? OFFSET ?"
+            params = [*params, limit, offset]
+        return [entry_from_row(r) for r in conn.execute(sql, params)]
+
+    def iter(self, conn: sqlite3.Connection, flt: MemoryFilter, batch: int = 1000) -> Iterator[MemoryEntry]:
+        """Oldest first, read in keyset-paginated batches so no cursor stays open between yields."""
+        where, params = flt.sql("m")
+        last: tuple[float, str] | None = None
+        while True:
+            cond, p = where, list(params)
+            if last is not None:
+                cond = f"({where}) AND (m.created_at > ? OR (m.created_at = ? AND m.id > ?))"
+                p += [last[0], last[0], last[1]]
+            rows = conn.execute(f"{_SELECT} WHERE {cond} ORDER BY {ORDER_OLDEST} LIMIT ?", [*p, batch]).fetchall()
+            for r in rows:
+                yield entry_from_row(r)
+            if len(rows) < batch:
+                return
+            last = (rows[-1][10], rows[-1][0])
+
+    def candidate_hashes(self, conn: sqlite3.Connection, flt: MemoryFilter) -> list[int]:
+        where, params = flt.sql("m")
+        return [from_db(r[0]) for r in conn.execute(f"SELECT m.key_hash FROM memories m WHERE {where}", params)]
+
+    def fts(self, conn: sqlite3.Connection, match: str, flt: MemoryFilter, k: int) -> list[tuple[MemoryEntry, float]]:
+        """Top `k` by bm25 as (entry, positive score = -bm25), ties by id ascending."""
+        where, params = flt.sql("m")
+        sql = (
+            f"SELECT * FROM (SELECT {', '.join('m.' + c.strip() for c in COLUMNS.split(','))}, "
+            "-bm25(memories_fts) AS score FROM memories_fts JOIN memories m ON m.key_hash = memories_fts.rowid "
+            f"WHERE memories_fts MATCH ? AND {where}) ORDER BY score DESC, id ASC LIMIT ?"
+        )
+        return [(entry_from_row(r[:-1]), float(r[-1])) for r in conn.execute(sql, [match, *params, k])]
+
+    def count(self, conn: sqlite3.Connection) -> int:
+        return conn.execute("SELECT count(*) FROM memories").fetchone()[0]

@@ -1,0 +1,100 @@
+"""`Tracker`: the `tracker.db` SQLite database (WAL, busy_timeout, versioned schema).
+
+Holds the key registry, files/symbols/chunks, memories and their FTS5
+indexes. Each thread gets its own connection; writes that must land together
+go in `with tracker.tx() as conn:`. Table access lives in `KeysTable`,
+`CodeTables` and `MemoriesTable`, which take a connection, so one transaction
+can span several tables.
+"""
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from reference.keys import hash64
+from reference.memory_record import MemoryEntry
+from reference.tracker.code_tables import CodeTables
+from reference.tracker.connections import Connections
+from reference.tracker.keys_table import KeysTable
+from reference.tracker.memories_table import MemoriesTable
+from reference.tracker.migrations import LATEST, migrate, schema_version
+
+
+class Tracker:
+    """The tracker database at `path`, migrated to the latest schema on open."""
+
+    def __init__(self, path: str | Path, *, hash_fn: Callable[[str], int] = hash64,
+                 busy_timeout_ms: int = 10_000) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.hash_fn = hash_fn
+        self._conns = Connections(self.path, busy_timeout_ms)
+        self.migrated_from, _ = migrate(self._conns.get(), str(self.path), LATEST)
+        self.keys = KeysTable(hash_fn)
+        self.code = CodeTables()
+        self.memories = MemoriesTable()
+
+    def conn(self) -> sqlite3.Connection:
+        """This thread's connection (autocommit outside `tx()`)."""
+        return self._conns.get()
+
+    @contextmanager
+    def tx(self) -> Iterator[sqlite3.Connection]:
+        """`BEGIN IMMEDIATE` ... `COMMIT` on this thread's connection (rolls back on error)."""
+        with self._conns.tx() as conn:
+            yield conn
+
+    # -- conveniences over the tables -------------------------------------------------
+    def schema_version(self) -> int:
+        return schema_version(self.conn())
+
+    def register_key(self, key: str, kind: str) -> int:
+        with self.tx() as conn:
+            return self.keys.register(conn, key, kind)
+
+    def resolve_type(self, key_hash: int) -> str | None:
+        """The entity type ("file", "symbol", "chunk", "memory") of a registered hash, else None."""
+        return self.keys.resolve_type(self.conn(), key_hash)
+
+    def get_memory_by_key(self, key_hash: int) -> MemoryEntry | None:
+        return self.memories.get(self.conn(), key_hash)
+
+    def next_seq(self, conn: sqlite3.Connection, name: str) -> int:
+        """Increment and return the named counter; call inside `tx()` so it is atomic."""
+        row = conn.execute("SELECT value FROM meta WHERE name = ?", (f"seq:{name}",)).fetchone()
+        value = int(row[0]) + 1 if row else 1
+        conn.execute("INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)", (f"seq:{name}", str(value)))
+        return value
+
+    def get_meta(self, name: str) -> str | None:
+        row = self.conn().execute("SELECT value FROM meta WHERE name = ?", (name,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, name: str, value: str) -> None:
+        with self.tx() as conn:
+            conn.execute("INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)", (name, value))
+
+    def counts(self) -> dict[str, int]:
+        conn = self.conn()
+        return {
+            "keys": self.keys.count(conn),
+            "memories": self.memories.count(conn),
+            "files": self.code.count(conn, "files"),
+            "symbols": self.code.count(conn, "symbols"),
+            "chunks": self.code.count(conn, "chunks"),
+        }
+
+    def checkpoint(self) -> None:
+        """Fold the WAL back into the main file (used by close and stats)."""
+        self.conn().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def close(self) -> None:
+        self._conns.close()
+
+    def __enter__(self) -> "Tracker":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

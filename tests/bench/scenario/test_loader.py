@@ -1,0 +1,93 @@
+"""Scenario loading: valid files parse; every malformed one names file, line and field."""
+import json
+from pathlib import Path
+
+import pytest
+
+from bench.scenario import ScenarioError, load_scenario
+from bench.scenario.loader import load_qrels
+from bench.scenario.suites import oracle_dir, resolve, scenario_names, suites
+
+HEADER = {"scenario": "t", "format": 1}
+
+
+def write(tmp_path: Path, *lines, raw: str | None = None) -> Path:
+    p = tmp_path / "t.jsonl"
+    p.write_text(raw if raw is not None else "\n".join(json.dumps(x) for x in lines) + "\n")
+    return p
+
+
+def error_of(path: Path, oracle=None) -> str:
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario(path, oracle)
+    return str(exc.value)
+
+
+def test_valid_file_parses(tmp_path):
+    p = write(tmp_path, HEADER,
+              {"tool": "memory_write_structured", "args": {"text": "x"}, "as": "m"},
+              {"directive": "advance_clock", "seconds": 5},
+              {"tool": "memory_search_structured", "args": {"query": "x"}, "id": "q", "expect": {"relevant": ["m"]}})
+    sc = load_scenario(p)
+    assert [s.name for s in sc.steps] == ["memory_write_structured", "advance_clock", "memory_search_structured"]
+    assert sc.steps[0].alias == "m" and sc.queries[0].expect.grades() == {"m": 1}
+
+
+@pytest.mark.parametrize("line, where", [
+    ({"tool": "memory_write_structured", "args": {"txt": "x"}}, ":2: args.text"),
+    ({"tool": "memory_write_structured", "args": {"text": "x", "bogus": 1}}, ":2: args.bogus"),
+    ({"tool": "no_such_tool"}, ":2: tool: unknown tool 'no_such_tool'"),
+    ({"directive": "advance_clock", "seconds": -1}, ":2: args.seconds"),
+    ({"directive": "warp"}, ":2: directive: unknown directive"),
+    ({"tool": "memory_get", "args": {"memory_id": "m"}, "expect": {"found": "maybe"}}, ":2: expect.found"),
+    ({"tool": "memory_search_structured", "args": {}, "expect": {"relevant": []}}, ":2: expect.relevant"),
+    ({"tool": "memory_get", "args": {"memory_id": "m"}, "extra": 1}, ":2: extra: unknown field"),
+    ({"tool": "memory_get", "directive": "session"}, ":2: tool: a step needs exactly one"),
+])
+def test_bad_step_names_line_and_field(tmp_path, line, where):
+    assert where in error_of(write(tmp_path, HEADER, line))
+
+
+def test_bad_json_and_header(tmp_path):
+    assert ":1: not valid JSON" in error_of(write(tmp_path, raw="{nope\n"))
+    assert ":1: format" in error_of(write(tmp_path, {"scenario": "t", "format": 2}))
+    assert ":1: empty scenario" in error_of(write(tmp_path, raw="\n# only a comment\n"))
+    assert "no such scenario file" in error_of(tmp_path / "missing.jsonl")
+
+
+def test_duplicate_alias(tmp_path):
+    step = {"tool": "memory_write_structured", "args": {"text": "x"}, "as": "m"}
+    assert ":3: as: alias 'm' is already bound" in error_of(write(tmp_path, HEADER, step, step))
+
+
+def test_oracle_attached_and_checked(tmp_path):
+    (tmp_path / "o").mkdir()
+    (tmp_path / "o" / "qrels.tsv").write_text("query_id\titem_id\tgrade\nq\tm\t2\n")
+    p = write(tmp_path, {**HEADER, "oracle": "o"},
+              {"tool": "memory_search_structured", "args": {"query": "x"}, "id": "q"})
+    assert load_scenario(p, tmp_path).queries[0].expect.grades() == {"m": 2}
+    (tmp_path / "o" / "qrels.tsv").write_text("query_id\titem_id\tgrade\nq\tm\n")
+    assert "qrels.tsv:2: expected 3 tab-separated fields" in error_of(p, tmp_path)
+    assert "oracle: " in error_of(p, tmp_path / "elsewhere")
+
+
+def test_every_committed_scenario_loads():
+    names = scenario_names()
+    assert "smoke" in names and "sqlite-utils-history" in names
+    for suite in suites().values():
+        assert set(suite) <= set(names)
+    for sc in resolve(names):
+        assert sc.steps, sc.name
+
+
+def test_history_judgements_only_name_earlier_memories():
+    """A judged item must be a memory written before its query (the generator's promise)."""
+    (sc,) = resolve(["sqlite-utils-history"])
+    bound: set[str] = set()
+    for s in sc.steps:
+        if s.expect is not None and s.expect.relevant is not None:
+            assert set(s.expect.grades()) <= bound, s.id
+        if s.alias:
+            bound.add(s.alias)
+    qrels = load_qrels(oracle_dir() / "sqlite-utils-history" / "qrels.tsv")
+    assert len(qrels) == len(sc.queries) > 100
