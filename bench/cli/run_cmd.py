@@ -1,4 +1,4 @@
-"""`codemem-bench run [SCENARIO...] [--backend NAME] [--out DIR]`."""
+"""`codemem-bench run [SCENARIO...] [--backend NAME] [--out DIR] [--repeat N]`."""
 from __future__ import annotations
 
 import argparse
@@ -18,6 +18,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--suite", default="default", help="suite from scenarios/suites.json (default: default)")
     p.add_argument("--out", type=Path, default=None, help="report folder (default: reports/latest/<backend>)")
     p.add_argument("--keep-data", action="store_true", help="keep each scenario's store under OUT/data")
+    p.add_argument("--repeat", type=int, default=1, metavar="N",
+                   help="replay the suite N times: quality from the first (all must agree), "
+                        "latency as medians over the N (default: 1)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
 
 
@@ -27,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
         print("codemem-bench run: nothing to run")
         return 3
     out = args.out or project_root() / "reports" / "latest" / args.backend.replace(":", "-")
-    report = run_suite(args.backend, scenarios, out, progress_printer(args.quiet), args.keep_data)
+    report = run_suite(args.backend, scenarios, out, progress_printer(args.quiet), args.keep_data, args.repeat)
     path = report.save(out)
     print(report.to_table())
     print(f"report: {path} (and report.md); telemetry: {out / 'telemetry'}")

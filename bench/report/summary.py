@@ -7,25 +7,21 @@ from typing import Any
 
 from bench.metrics import percentiles
 from bench.replay.results import ScenarioResult
+from bench.report.repetitions import latency_samples
 from bench.scenario.model import Header
 
 
 def _mean_metrics(queries: list[Any]) -> dict[str, float]:
-    if not queries:
-        return {}
-    names = list(queries[0].metrics)
-    return {n: round(fmean(q.metrics[n] for q in queries), 6) for n in names}
+    """Mean of each metric over the queries that report it (queries may use different cut-offs k)."""
+    names = list(dict.fromkeys(n for q in queries for n in q.metrics))
+    return {n: round(fmean(q.metrics[n] for q in queries if n in q.metrics), 6) for n in names}
 
 
 def _latency(events: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
-    by_step: dict[str, list[float]] = defaultdict(list)
-    for e in events:
-        if e.get("latency_ms") is not None and e["extra"].get("status") != "unsupported":
-            by_step[e["extra"]["step"]].append(e["latency_ms"])
-    out = {name: percentiles(v) for name, v in sorted(by_step.items())}
-    out["all"] = percentiles([x for v in by_step.values() for x in v])
-    queries = [e["latency_ms"] for e in events if e["op"] == "query" and e.get("latency_ms") is not None]
-    out["queries"] = percentiles(queries)
+    groups = latency_samples(events)
+    out = {name: percentiles(v) for name, v in sorted(groups.items()) if name not in ("all", "queries")}
+    out["all"] = percentiles(groups.get("all", []))
+    out["queries"] = percentiles(groups.get("queries", []))
     return out
 
 

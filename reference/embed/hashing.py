@@ -2,10 +2,12 @@
 
 Features of a text:
 - words: `code_terms` — compounds ("getusername", "src/auth/token.py") and
-  their parts (snake/camel/dotted/path pieces, lowercased, stop words dropped);
+  their parts (snake/camel/dotted/path pieces, lowercased, stop words
+  dropped), each part reduced by the light suffix stemmer `stem`;
 - char n-grams (3 to 5) of each part padded with spaces, which lets
   "refreshing" meet "refresh".
-Weights: sublinear term frequency (1 + ln tf) with no idf (nothing is fitted
+Weights: sublinear term frequency (1 + ln tf, counted per hash bucket as
+scikit-learn's HashingVectorizer does) with no idf (nothing is fitted
 on a corpus, so a vector never depends on what else is stored); the word
 block and the char block are each L2-normalised, chars weighted 0.5.
 Each feature is hashed (CRC-32 of "w\\0word" / "c\\0gram") into 2^18 buckets
@@ -20,14 +22,13 @@ embedder needs for a memory-sized text.
 """
 from __future__ import annotations
 
-import math
+import functools
 import zlib
-from collections import Counter
 
 import numpy as np
 
 from reference.embed.projection import projection_table
-from reference.embed.tokenize import code_terms
+from reference.embed.tokenize import code_terms, stem
 
 N_BUCKETS = 1 << 18
 SEED = 0xC0DE
@@ -36,26 +37,26 @@ CHAR_WEIGHT = 0.5
 NGRAMS = (3, 4, 5)
 
 
-def _sublinear(counts: Counter) -> tuple[list[str], np.ndarray]:
-    names = sorted(counts)  # fixed order: float sums must not depend on dict order
-    w = np.array([1.0 + math.log(counts[n]) for n in names], dtype=np.float64)
-    norm = float(np.sqrt((w * w).sum()))
-    return names, (w / norm if norm > 0 else w)
+@functools.lru_cache(maxsize=1 << 16)
+def _word_bucket(word: str) -> int:
+    return zlib.crc32(b"w\0" + word.encode("utf-8")) % N_BUCKETS
 
 
-def _buckets(prefix: bytes, names: list[str]) -> np.ndarray:
-    return np.array([zlib.crc32(prefix + n.encode("utf-8")) % N_BUCKETS for n in names], dtype=np.int64)
+@functools.lru_cache(maxsize=1 << 16)
+def _gram_buckets(part: str) -> np.ndarray:
+    """Buckets of the 3-5 character n-grams of `part` padded with one space each side."""
+    padded = f" {part} "
+    grams = [padded[i: i + n] for n in NGRAMS for i in range(len(padded) - n + 1)]
+    out = np.array([zlib.crc32(b"c\0" + g.encode("utf-8")) % N_BUCKETS for g in grams], dtype=np.int64)
+    out.setflags(write=False)
+    return out
 
 
-def char_ngrams(parts: list[str]) -> Counter:
-    """Counts of the 3-5 character n-grams of each part padded with one space each side."""
-    grams: Counter = Counter()
-    for part, count in Counter(parts).items():
-        padded = f" {part} "
-        for n in NGRAMS:
-            for i in range(len(padded) - n + 1):
-                grams[padded[i: i + n]] += count
-    return grams
+def _sublinear(buckets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct buckets ascending, 1 + ln(count) weights L2-normalised)."""
+    ub, counts = np.unique(buckets, return_counts=True)
+    w = 1.0 + np.log(counts.astype(np.float64))
+    return ub, w / np.sqrt((w * w).sum())
 
 
 class HashingEmbedder:
@@ -82,9 +83,12 @@ class HashingEmbedder:
         compounds, parts = code_terms(text)
         if not parts and not compounds:
             return np.zeros(self.dim, dtype=np.float32)
-        words, ww = _sublinear(Counter(compounds + parts))
-        grams, wc = _sublinear(char_ngrams(parts))
-        buckets = np.concatenate([_buckets(b"w\0", words), _buckets(b"c\0", grams)])
+        wb, ww = _sublinear(np.array([_word_bucket(w) for w in compounds + [stem(p) for p in parts]], dtype=np.int64))
+        if parts:
+            cb, wc = _sublinear(np.concatenate([_gram_buckets(p) for p in parts]))
+        else:
+            cb, wc = np.zeros(0, dtype=np.int64), np.zeros(0)
+        buckets = np.concatenate([wb, cb])
         weights = np.concatenate([ww, wc * CHAR_WEIGHT])
         vec = np.bincount(self._cols[buckets].ravel(), weights=(self._vals[buckets] * weights[:, None]).ravel(),
                           minlength=self.dim)

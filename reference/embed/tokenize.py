@@ -51,3 +51,32 @@ def code_tokens(text: str) -> list[str]:
     """Compounds and parts together: the word features of `text`."""
     compounds, parts = code_terms(text)
     return compounds + parts
+
+
+def stem(word: str) -> str:
+    """A light, consistent suffix stripper for ASCII words (not Porter; no dependency).
+
+    Plurals ("queries" -> "query", "classes" -> "class", "tokens" -> "token"),
+    then "-ing" / "-ed", then a final "e" and a doubled final consonant, so
+    that "cache", "caches", "cached", "caching" all give "cach" and
+    "refreshing" meets "refresh". Short, non-ASCII or non-alphabetic words are
+    left as they are.
+    """
+    w = word
+    if len(w) <= 3 or not w.isascii() or not w.isalpha():
+        return w
+    if w.endswith("ies") and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith("sses"):
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    if w.endswith("ing") and len(w) > 5:
+        w = w[:-3]
+    elif w.endswith("ed") and len(w) > 4:
+        w = w[:-2]
+    if w.endswith("e") and len(w) > 3:
+        w = w[:-1]
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz" and w[-1].isalpha() and w[-1] not in "aeiou":
+        w = w[:-1]
+    return w

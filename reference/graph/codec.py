@@ -61,16 +61,12 @@ def check_payload(obj: Any, where: str = "payload") -> None:
     )
 
 
+_ENC = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 def dumps(obj: Any) -> bytes:
     """Canonical JSON: sorted keys, no spaces, UTF-8, so equal content gives equal bytes."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
-
-
-def loads(body: bytes | memoryview, key: bytes, what: str) -> Any:
-    try:
-        return json.loads(bytes(body))
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise CorruptRecord(f"{what} at LMDB key {key!r}: body is not JSON ({exc})") from None
+    return _ENC.encode(obj).encode()
 
 
 def encode_varint(n: int) -> bytes:

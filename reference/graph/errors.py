@@ -15,6 +15,7 @@ __all__ = [
     "InvalidPayload",
     "InvalidRelation",
     "KeyCollision",
+    "MapFull",
     "NotFound",
     "RevisionOutOfRange",
     "StoreClosed",
@@ -39,6 +40,10 @@ class RevisionOutOfRange(StoreError, ValueError):
 
 class TimeWentBackwards(StoreError, ValueError):
     """An explicit `ts` earlier than the store's last recorded write."""
+
+
+class MapFull(StoreError):
+    """The LMDB map filled up inside a batch; the batch was rolled back and the map grown."""
 
 
 class StoreClosed(StoreError):

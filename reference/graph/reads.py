@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import struct
+from dataclasses import fields
+from itertools import repeat
 from time import perf_counter
 from typing import Any
 
@@ -20,7 +23,9 @@ from reference.graph.records import Change, Edge, EdgeRef, KVEntry, Node
 from reference.graph.schema import load_relations
 from reference.graph.view import GraphView
 
-_edge_ref = EdgeRef.__new__  # tuple.__new__ via the class: skips the Python-level keyword handling
+ADJ_CACHE_SIZE = 1 << 14
+_u64 = struct.Struct(">Q").pack
+_tuple_new = tuple.__new__  # builds EdgeRefs in C, skipping NamedTuple's Python-level __new__
 
 
 class GraphReads:
@@ -28,6 +33,7 @@ class GraphReads:
 
     _rels: Any
     _names: dict[int, str]
+    _adj_cache: dict[tuple[bytes, bytes], tuple[EdgeRef, ...]]
 
     def _rel_id(self, view: GraphView, rel: str) -> int:
         if rel not in self._rels.ids:
@@ -99,33 +105,47 @@ class GraphReads:
     def _adjacent(self, key: str, rel: str | None, at: At | None, hot: bytes, cold: bytes,
                   outgoing: bool) -> list[EdgeRef]:
         t0 = perf_counter()
-
-        def fn(view: GraphView) -> list[EdgeRef]:
-            nid = self._hash(key)
-            rid = self._rel_id(view, rel) if rel is not None else None
-            if not view.known(key, nid):
-                view.resolve(at)
-                return []
-            if at is None:
-                hk = hot + ks.u64(nid)
-                entries = AdjList.decode(hk, view.txn.get(hk)).live(None, hk)
-            else:
-                entries = view.adjacency(hot, cold, nid, view.resolve(at))
-            if rid is not None:
-                entries = [e for e in entries if e[0] == rid]
-            rels = self._rel_names(view, entries)
-            names = self._names
-            where = hot + ks.u64(nid)
-            if outgoing:
-                return [_edge_ref(EdgeRef, key, rels[r], names.get(o) or view.name_of(o, where), v)
-                        for r, o, v in entries]
-            return [_edge_ref(EdgeRef, names.get(o) or view.name_of(o, where), rels[r], key, v)
-                    for r, o, v in entries]
-        result = self._read(fn)
+        result = self._read(lambda view: self._edges(view, key, rel, at, hot, cold, outgoing))
         if self._emit_on:
             self._query_event("query", key, "edge", None, t0, kind="out" if outgoing else "in", rel=rel,
                               count=len(result), at=str(at) if at else None)
         return result
+
+    def _edges(self, view: GraphView, key: str, rel: str | None, at: At | None, hot: bytes, cold: bytes,
+               outgoing: bool) -> list[EdgeRef]:
+        nid = self._hash(key)
+        rid = None if rel is None else self._rel_id(view, rel)
+        if self._names.get(nid) != key and not view.known(key, nid):
+            view.resolve(at)  # still reject a bad `at`
+            return []
+        hk = hot + _u64(nid)
+        if at is None:
+            value = view.txn.get(hk)
+            if value is None:
+                return []
+            cached = self._adj_cache.get((hk, value))
+            if cached is not None and rid is None:
+                return list(cached)
+            entries = AdjList.decode(hk, value).live(None, hk)
+        else:
+            cached, entries = None, view.adjacency(hot, cold, nid, view.resolve(at))
+        rels = self._rel_names(view, entries)
+        names = self._names
+        others = [names.get(o) or view.name_of(o, hk) for _, o, _ in entries]
+        if outgoing:
+            refs = list(map(_tuple_new, repeat(EdgeRef), zip(repeat(key), [rels[e[0]] for e in entries], others,
+                                                              [e[2] for e in entries])))
+        else:
+            refs = list(map(_tuple_new, repeat(EdgeRef), zip(others, [rels[e[0]] for e in entries], repeat(key),
+                                                              [e[2] for e in entries])))
+        if at is None and cached is None:
+            if len(self._adj_cache) >= ADJ_CACHE_SIZE:
+                self._adj_cache.clear()
+            self._adj_cache[(hk, value)] = tuple(refs)
+        if rid is not None:
+            name = rels[rid]
+            refs = [r for r in refs if r.rel == name]
+        return refs
 
     # -- policy KV ----------------------------------------------------------------
     def get_kv_latest(self, scope: str, namespace: str, key: str, at: At | None = None) -> KVEntry | None:
@@ -253,7 +273,13 @@ class GraphReads:
 
 
 def _record(cls: type, body: dict, what: str, **extra: Any) -> Any:
-    try:
-        return cls(**body, **extra)
-    except TypeError as exc:
-        raise CorruptRecord(f"{cls.__name__} record for {what!r} has unexpected fields ({exc})") from None
+    """Build a frozen record from a decoded body without the dataclass __init__ (a hot path)."""
+    body.update(extra)
+    if body.keys() != _FIELDS[cls]:
+        raise CorruptRecord(f"{cls.__name__} record for {what!r} has fields {sorted(body)}")
+    obj = object.__new__(cls)
+    obj.__dict__.update(body)
+    return obj
+
+
+_FIELDS = {cls: {f.name for f in fields(cls)} for cls in (Node, Edge, KVEntry)}

@@ -25,6 +25,9 @@ from reference.graph.snapshot_format import HEADER, HEADER_CRC_OFFSET, MAGIC, SE
 from reference.keys import hash64
 
 
+_tuple_new = tuple.__new__
+
+
 class SnapshotReader:
     """A verified, memory-mapped snapshot; see the module docstring."""
 
@@ -119,8 +122,13 @@ class SnapshotReader:
             (n,) = struct.unpack_from("<H", sec, pos)
             rels.append(bytes(sec[pos + 2:pos + 2 + n]).decode())
             pos += 2 + n
+        if None in rels[1:]:
+            raise ValueError("relation table has a gap")
         self.relations: list[str | None] = rels
+        self._rel_by_id = {i: name for i, name in enumerate(rels) if i}
         n = self.n_keys
+        self._names: list[str | None] = [None] * n
+        self._keys_at = SECTION.unpack_from(self._buf, HEADER.size + SECTION.size * SECTIONS.index("keys"))[0]
         self._ids = self._array("keys", 0, "Q", n)
         self._str_off = self._array("keys", 8 * n, "Q", n + 1)
         self._str_base = 16 * n + 8
@@ -142,7 +150,11 @@ class SnapshotReader:
 
     # -- lookups ------------------------------------------------------------------
     def _key(self, i: int) -> str:
-        return bytes(self._sec["keys"][self._str_base + self._str_off[i]:self._str_base + self._str_off[i + 1]]).decode()
+        name = self._names[i]
+        if name is None:
+            base = self._keys_at + self._str_base
+            name = self._names[i] = self._mm[base + self._str_off[i]:base + self._str_off[i + 1]].decode()
+        return name
 
     def _index(self, key: str) -> int | None:
         nid = hash64(key)
@@ -172,21 +184,17 @@ class SnapshotReader:
         if i is None:
             return []
         offs, entries = lists
-        out = []
-        rels = self.relations
+        flat = entries[3 * offs[i]:3 * offs[i + 1]].tolist()
+        rels, key_of = self._rel_by_id, self._key
         try:
-            for j in range(offs[i], offs[i + 1]):
-                r, o, v = entries[3 * j], entries[3 * j + 1], entries[3 * j + 2]
-                name = rels[r]
-                if name is None:
-                    raise IndexError(r)
-                if rel is not None and name != rel:
-                    continue
-                other = self._key(o)
-                out.append(EdgeRef(key, name, other, v) if outgoing else EdgeRef(other, name, key, v))
-        except IndexError as exc:
+            triples = [(rels[r], key_of(o), v) for r, o, v in zip(flat[0::3], flat[1::3], flat[2::3])]
+        except (IndexError, KeyError) as exc:
             raise self._fail(f"adjacency of {key!r} holds an invalid relation or key index ({exc})") from None
-        return out
+        if rel is not None:
+            triples = [t for t in triples if t[0] == rel]
+        if outgoing:
+            return [_tuple_new(EdgeRef, (key, r, o, v)) for r, o, v in triples]
+        return [_tuple_new(EdgeRef, (o, r, key, v)) for r, o, v in triples]
 
     def get_kv(self, scope: str, namespace: str, key: str) -> KVEntry | None:
         path = f"{scope}\0{namespace}\0{key}".encode()

@@ -27,7 +27,7 @@ import lmdb
 
 from reference.graph import keyspace as ks
 from reference.graph.adjacency import CompactionPolicy
-from reference.graph.errors import NotFound, StoreClosed, StoreError
+from reference.graph.errors import MapFull, NotFound, StoreClosed, StoreError
 from reference.graph.gate import ReadGate
 from reference.graph.reads import GraphReads
 from reference.graph.schema import initialise, is_initialised, load_relations
@@ -50,6 +50,7 @@ class GraphStore(GraphReads):
         self._policy = policy
         self._hash = functools.lru_cache(maxsize=1 << 17)(hash64)
         self._names: dict[int, str] = {}
+        self._adj_cache: dict[tuple[bytes, bytes], tuple] = {}  # exact: keyed by the list's own bytes
         self._gate = ReadGate()
         self._wlock = threading.RLock()
         self._local = threading.local()
@@ -137,81 +138,98 @@ class GraphStore(GraphReads):
 
         Each write still gets its own revision. Other threads' writes wait; reads
         (on any thread, this one included) see the state before the batch until it
-        commits. Telemetry for the batch's writes is emitted at commit.
+        commits. Telemetry for the batch's writes is emitted at commit. If the LMDB
+        map fills up inside a batch, the batch is rolled back, the map grown, and
+        `MapFull` raised: run the batch again.
         """
         if getattr(self._local, "writer", None) is not None:
             yield self
             return
         env = self._check_open()
         with self._wlock:
-            self._local.writer = self._new_writer(env)
+            self._ensure_room(env)
+            w = self._local.writer = self._new_writer(env)
             try:
                 yield self
-                self._commit()
+                if w.poisoned:
+                    raise StoreError("batch not committed: a write inside it failed after it had started to change data")
+                try:
+                    w.flush()
+                    w.txn.commit()
+                except lmdb.MapFullError:
+                    w.full = True
+                    raise MapFull(f"graph store at {self.path}: LMDB map full at commit; batch rolled back") from None
+                w.txn = None
             finally:
-                w = self._local.writer
                 self._local.writer = None
                 if w.txn is not None:
                     w.txn.abort()
+                    if w.full:
+                        self._grow(env)
+        self._after_commit(w)
 
     def _new_writer(self, env: Any) -> GraphWriter:
         w = GraphWriter(env.begin(write=True), self._rels, self._names, self._hash, self._clock, self._policy,
                         self._warned)
-        w.ops, w.poisoned = [], False
+        w.poisoned = w.full = False
         return w
 
-    def _commit(self) -> None:
-        def finish(w: GraphWriter) -> None:
-            if w.poisoned:
-                raise StoreError("batch not committed: a write inside it failed after it had started to change data")
-            w.flush()
-            w.txn.commit()
-            w.txn = None
-        self._with_room(finish)
-        w = self._local.writer
+    def _after_commit(self, w: GraphWriter) -> None:
         self._names.update(w.new_names)
         self._rels = w.rels
         for event in w.events:
             self._sink.emit(event)
 
-    def _with_room(self, step: Callable[[GraphWriter], Any]) -> Any:
-        """Run `step` on the current writer; on a full map, grow it, replay the batch, retry."""
-        while True:
-            try:
-                return step(self._local.writer)
-            except lmdb.MapFullError:
-                self._grow_and_replay()
+    def _ensure_room(self, env: Any) -> None:
+        """Grow the map before a write transaction when it is over half full (no txn of ours is open)."""
+        info = env.info()
+        used = (info["last_pgno"] + 1) * env.stat()["psize"]
+        if used * 2 > info["map_size"]:
+            self._grow(env, max(info["map_size"] * 2, used * 4))
 
-    def _grow_and_replay(self) -> None:
-        env, ops = self._env, self._local.writer.ops
-        while True:
-            self._local.writer.txn.abort()
-            self._gate.exclusive(lambda: env.set_mapsize(env.info()["map_size"] * 2))
-            fresh = self._local.writer = self._new_writer(env)
-            try:
-                for op in ops:
-                    op(fresh)
-            except lmdb.MapFullError:
-                continue
-            fresh.ops = list(ops)
-            return
+    def _grow(self, env: Any, size: int | None = None) -> None:
+        new = size or env.info()["map_size"] * 2
+        self._gate.exclusive(lambda: env.set_mapsize(new))
 
     def _write(self, op: Callable[[GraphWriter], Any]) -> Any:
-        if getattr(self._local, "writer", None) is None:
-            with self.batch():
-                return self._write(op)
-        w = self._local.writer
+        w = getattr(self._local, "writer", None)
+        if w is None:
+            return self._write_one(op)
         if w.poisoned:
-            raise StoreError("this batch already failed; leave the `with batch()` block to abort it")
+            raise StoreError("this batch already failed; leave the `with batch()` block to roll it back")
         head, lists = w.head, len(w.lists)
         try:
-            result = self._with_room(op)
+            return op(w)
+        except lmdb.MapFullError:
+            w.poisoned = w.full = True
+            raise MapFull(f"graph store at {self.path}: LMDB map full inside a batch; it will be rolled back") from None
         except BaseException:
-            w = self._local.writer
             w.poisoned = w.head != head or len(w.lists) != lists
             raise
-        self._local.writer.ops.append(op)
-        return result
+
+    def _write_one(self, op: Callable[[GraphWriter], Any]) -> Any:
+        """One op in its own transaction; a full map is grown and the op retried."""
+        env = self._check_open()
+        while True:
+            with self._wlock:
+                self._ensure_room(env)
+                w = self._local.writer = self._new_writer(env)
+                try:
+                    result = op(w)
+                    w.flush()
+                    w.txn.commit()
+                    w.txn = None
+                except lmdb.MapFullError:
+                    w.full = True
+                finally:
+                    self._local.writer = None
+                    if w.txn is not None:
+                        w.txn.abort()
+                        if w.full:
+                            self._grow(env)
+            if not w.full:
+                self._after_commit(w)
+                return result
 
     def _ctx(self, run_id: str | None, task_id: str | None) -> tuple[str | None, str | None]:
         return (run_id if run_id is not None else self._context[0],

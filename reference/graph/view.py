@@ -11,10 +11,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from reference.graph import keyspace as ks
-from reference.graph import revlog
+from reference.graph import recordcodec, revlog
 from reference.graph.adjacency import ENTRY, AdjList, merge_entries, resolve
 from reference.graph.at import At
-from reference.graph.codec import frame, loads, unframe
+from reference.graph.codec import frame, unframe
 from reference.graph.errors import CorruptRecord, KeyCollision, RevisionOutOfRange
 from reference.graph.relations import RelationTable
 
@@ -129,10 +129,7 @@ class GraphView:
         return old
 
     def _decode(self, key: bytes, value: bytes, what: str) -> dict:
-        body = loads(unframe(key, value, what), key, what)
-        if not isinstance(body, dict) or not isinstance(body.get("rev"), int):
-            raise CorruptRecord(f"{what} at LMDB key {key!r} has no revision")
-        return body
+        return recordcodec.decode(what, key, unframe(key, value, what))
 
     def node_at(self, nid: int, rev: int | None) -> dict | None:
         return self.version_at(ks.NODE + ks.u64(nid), ks.NODE_HIST + ks.u64(nid), rev, "node")

@@ -17,7 +17,8 @@ from typing import Any
 from reference.graph import keyspace as ks
 from reference.graph import revlog
 from reference.graph.adjacency import ENTRY_SIZE, TOMBSTONE, AdjList, CompactionPolicy, merge_entries
-from reference.graph.codec import check_payload, dumps, frame
+from reference.graph.codec import check_payload, frame
+from reference.graph.recordcodec import encode_edge, encode_kv, encode_node
 from reference.graph.errors import NotFound, TimeWentBackwards, TombstoneWarning
 from reference.graph.relations import SUPERSEDES, RelationTable, check_name
 from reference.graph.schema import load_relations, put_relation
@@ -74,7 +75,10 @@ class GraphWriter:
         if ts is None:
             now = float(self.clock.now())
             if now < self.last_ts:
-                log.warning("clock went back from %r to %r; recording the write at %r", self.last_ts, now, self.last_ts)
+                if b"clock" not in self.warned:  # once per store: a clock behind explicit timestamps
+                    self.warned.add(b"clock")
+                    log.warning("clock says %r, before the last write at %r; writes use %r", now, self.last_ts,
+                                self.last_ts)
                 return self.last_ts
             return now
         if isinstance(ts, bool) or not isinstance(ts, (int, float)) or not math.isfinite(ts):
@@ -118,9 +122,9 @@ class GraphWriter:
             log.warning(msg)
             warnings.warn(msg, TombstoneWarning, stacklevel=4)
 
-    def _move_to_history(self, hist_prefix: bytes, old: dict) -> None:
+    def _move_to_history(self, hist_prefix: bytes, old: dict, encode: Callable[[dict], bytes]) -> None:
         k = hist_prefix + ks.u32(old["rev"])
-        self.txn.put(k, frame(k, dumps(old)))
+        self.txn.put(k, frame(k, encode(old)))
 
     def flush(self) -> None:
         for key, adj in self.lists.items():
@@ -142,14 +146,14 @@ class GraphWriter:
         rev = self._next(ts)
         self._intern(key, nid, new)
         if old is not None:
-            self._move_to_history(ks.NODE_HIST + ks.u64(nid), old)
+            self._move_to_history(ks.NODE_HIST + ks.u64(nid), old, encode_node)
         body = {
             "id": key, "type": type, "payload": payload, "scope": scope,
             "created_ts": old["created_ts"] if old else ts, "updated_ts": ts, "rev": rev,
             "created_rev": old["created_rev"] if old else rev, "run_id": run_id, "task_id": task_id,
             "superseded_by": old["superseded_by"] if old else self._superseded_by(nid),
         }
-        self.txn.put(ks.NODE + ks.u64(nid), frame(ks.NODE + ks.u64(nid), dumps(body)))
+        self.txn.put(ks.NODE + ks.u64(nid), frame(ks.NODE + ks.u64(nid), encode_node(body)))
         self._log(rev, ts, "put_node", old is not None, run_id, task_id, revlog.NODE_SUBJECT.pack(nid))
         return rev, old is not None
 
@@ -170,9 +174,9 @@ class GraphWriter:
             return
         now = self._superseded_by(nid)
         if now != node["superseded_by"]:
-            self._move_to_history(ks.NODE_HIST + ks.u64(nid), node)
+            self._move_to_history(ks.NODE_HIST + ks.u64(nid), node, encode_node)
             node.update(superseded_by=now, rev=rev, updated_ts=ts)
-            self.txn.put(ks.NODE + ks.u64(nid), frame(ks.NODE + ks.u64(nid), dumps(node)))
+            self.txn.put(ks.NODE + ks.u64(nid), frame(ks.NODE + ks.u64(nid), encode_node(node)))
 
     # -- edges ----------------------------------------------------------------
     def put_edge(self, src: str, rel: str, dst: str, payload: Any, ts: float | None, run_id: str | None,
@@ -193,13 +197,13 @@ class GraphWriter:
         self._intern(src, sid, snew)
         self._intern(dst, did, dnew)
         if old is not None:
-            self._move_to_history(ks.EDGE_HIST + eid, old)
+            self._move_to_history(ks.EDGE_HIST + eid, old, encode_edge)
         body = {
             "payload": payload, "created_ts": old["created_ts"] if live else ts, "updated_ts": ts, "rev": rev,
             "created_rev": old["created_rev"] if live else rev, "run_id": run_id, "task_id": task_id,
             "deleted": False,
         }
-        self.txn.put(ks.EDGE + eid, frame(ks.EDGE + eid, dumps(body)))
+        self.txn.put(ks.EDGE + eid, frame(ks.EDGE + eid, encode_edge(body)))
         if not live:
             self._append(ks.OUT, ks.OUT_COLD, sid, rid, did, rev, 0)
             self._append(ks.IN, ks.IN_COLD, did, rid, sid, rev, 0)
@@ -221,9 +225,9 @@ class GraphWriter:
         ts = self._ts(ts)
         rev = self._next(ts)
         eid = ks.edge_id(sid, rid, did)
-        self._move_to_history(ks.EDGE_HIST + eid, old)
+        self._move_to_history(ks.EDGE_HIST + eid, old, encode_edge)
         body = dict(old, payload=None, updated_ts=ts, rev=rev, run_id=run_id, task_id=task_id, deleted=True)
-        self.txn.put(ks.EDGE + eid, frame(ks.EDGE + eid, dumps(body)))
+        self.txn.put(ks.EDGE + eid, frame(ks.EDGE + eid, encode_edge(body)))
         self._append(ks.OUT, ks.OUT_COLD, sid, rid, did, rev, TOMBSTONE)
         self._append(ks.IN, ks.IN_COLD, did, rid, sid, rev, TOMBSTONE)
         if rel == SUPERSEDES:
@@ -243,10 +247,10 @@ class GraphWriter:
         ts = self._ts(ts)
         rev = self._next(ts)
         if old is not None:
-            self._move_to_history(ks.KV_HIST + path + b"\0", old)
+            self._move_to_history(ks.KV_HIST + path + b"\0", old, encode_kv)
         body = {"payload": None if delete else payload, "ts": ts, "rev": rev, "run_id": run_id,
                 "task_id": task_id, "deleted": delete}
-        self.txn.put(ks.KV + path, frame(ks.KV + path, dumps(body)))
+        self.txn.put(ks.KV + path, frame(ks.KV + path, encode_kv(body)))
         self._log(rev, ts, "delete_kv" if delete else "put_kv", live, run_id, task_id, path)
         return rev, live
 

@@ -7,7 +7,6 @@ flags) or loads it from `DatabaseCache`, and returns a `CompiledSet` whose
 """
 from __future__ import annotations
 
-import re
 import threading
 from dataclasses import dataclass, field
 
@@ -15,7 +14,7 @@ import hyperscan
 
 from reference.patterns.database_cache import DatabaseCache, database_digest
 from reference.patterns.errors import PatternError
-from reference.patterns.match_confirmer import confirm_events
+from reference.patterns.match_confirmer import ConfirmPlan, confirm_events
 from reference.patterns.pattern_checker import RejectedPattern, check_pattern, re_flags_of
 from reference.patterns.pattern_match import PatternMatch
 from reference.patterns.pattern_set import PatternSet
@@ -39,7 +38,7 @@ class CompiledSet:
 
     definition: PatternSet
     database: hyperscan.Database
-    regexes: list[re.Pattern[bytes]]
+    plans: list[ConfirmPlan]
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def scan(self, data: bytes) -> list[PatternMatch]:
@@ -52,10 +51,11 @@ class CompiledSet:
         with self._lock:  # one scratch per database; Hyperscan forbids concurrent use
             self.database.scan(data, match_event_handler=lambda *ev: append(ev))
         pats, names = self.definition.patterns, self.definition.names
-        return [PatternMatch(i, pats[i], s, e, names[i]) for s, i, e in confirm_events(events, self.regexes, data)]
+        return [PatternMatch(i, pats[i], s, e, names[i]) for s, i, e in confirm_events(events, self.plans, data)]
 
 
 def hs_flags_of(flags: list[str]) -> int:
+    """Hyperscan flags for a set's flag names, start-of-match tracking included."""
     out = hyperscan.HS_FLAG_SOM_LEFTMOST
     for f in flags:
         out |= HS_FLAGS[f]
@@ -69,13 +69,15 @@ def compile_set(ps: PatternSet, cache: DatabaseCache, stats: CompileStats) -> Co
     set, the pattern index and the reason, including Hyperscan's own message.
     """
     re_flags, hs_flags = re_flags_of(ps.flags), hs_flags_of(ps.flags)
-    regexes = []
+    plans, flags = [], []
     for i, pattern in enumerate(ps.patterns):
         try:
-            regexes.append(check_pattern(pattern, re_flags))
+            regex, shape = check_pattern(pattern, re_flags)
         except RejectedPattern as exc:
             raise _pattern_error(ps, i, str(exc), _hyperscan_message(pattern, hs_flags)) from None
-    flags = [hs_flags] * len(ps.patterns)
+        # start-of-match tracking slows Hyperscan; ask for it only where nothing else bounds a start
+        plans.append(ConfirmPlan(regex, shape.needs_som, shape.max_width or 0, shape.newline_free))
+        flags.append(hs_flags if shape.needs_som else hs_flags & ~hyperscan.HS_FLAG_SOM_LEFTMOST)
     digest = database_digest(ps.patterns, flags)
     payload = cache.get(digest)
     database = _load(payload) if payload is not None else None
@@ -89,7 +91,7 @@ def compile_set(ps: PatternSet, cache: DatabaseCache, stats: CompileStats) -> Co
         payload = hyperscan.dumpb(database)
         cache.put(digest, payload)
     ps.compiled_db, ps.digest = payload, digest
-    return CompiledSet(ps, database, regexes)
+    return CompiledSet(ps, database, plans)
 
 
 def _compile(ps: PatternSet, flags: list[int]) -> hyperscan.Database:
@@ -111,7 +113,9 @@ def _compile(ps: PatternSet, flags: list[int]) -> hyperscan.Database:
 
 def _load(payload: bytes) -> hyperscan.Database | None:
     try:
-        return hyperscan.loadb(payload, hyperscan.HS_MODE_BLOCK)
+        db = hyperscan.loadb(payload, hyperscan.HS_MODE_BLOCK)
+        db.scratch = hyperscan.Scratch(db)  # a deserialised database comes without one
+        return db
     except hyperscan.error:
         return None
 

@@ -18,12 +18,15 @@ from __future__ import annotations
 
 import re
 import warnings
+from typing import NamedTuple
 
 try:  # Python 3.11+
     from re import _constants as _c, _parser as _p
 except ImportError:  # pragma: no cover - older interpreters
     import sre_constants as _c  # type: ignore[no-redef]
     import sre_parse as _p  # type: ignore[no-redef]
+
+from reference.patterns.pattern_shape import PatternShape, shape_of
 
 RE_FLAGS = {"caseless": re.IGNORECASE, "dotall": re.DOTALL, "multiline": re.MULTILINE}
 
@@ -54,8 +57,15 @@ def re_flags_of(flags: list[str]) -> int:
     return out
 
 
-def check_pattern(pattern: str, re_flags: int) -> re.Pattern[bytes]:
-    """Return the compiled bytes regex, or raise `RejectedPattern` saying why not."""
+class CheckedPattern(NamedTuple):
+    """An accepted pattern: its compiled bytes regex and its `PatternShape`."""
+
+    regex: re.Pattern[bytes]
+    shape: PatternShape
+
+
+def check_pattern(pattern: str, re_flags: int) -> CheckedPattern:
+    """Return the compiled regex and shape, or raise `RejectedPattern` saying why not."""
     source = pattern.encode("utf-8")
     try:
         with warnings.catch_warnings():
@@ -71,7 +81,7 @@ def check_pattern(pattern: str, re_flags: int) -> re.Pattern[bytes]:
         raise RejectedPattern(why)
     if _has_open_lower_bound(pattern):
         raise RejectedPattern("'{,n}' is a repeat in Python re but literal text in Hyperscan; write '{0,n}'")
-    return re.compile(source, re_flags)
+    return CheckedPattern(re.compile(source, re_flags), shape_of(tree, re_flags))
 
 
 def _find_unsupported(node: object) -> str | None:

@@ -65,14 +65,14 @@ class Connections:
         self._local.depth = depth + 1
         try:
             yield conn
-        except BaseException:
-            self._local.depth = depth
             if depth == 0:
+                conn.execute("COMMIT")
+        except BaseException:
+            if depth == 0 and conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
-        self._local.depth = depth
-        if depth == 0:
-            conn.execute("COMMIT")
+        finally:
+            self._local.depth = depth
 
     def close(self) -> None:
         with self._lock:

@@ -46,8 +46,10 @@ class MemoryFilter:
             params.append(self.task)
         for column, values in (("context", self.context), ("insights", self.insights), ("tags", self.tags)):
             for v in values:
-                conds.append(f"EXISTS (SELECT 1 FROM json_each({alias}.{column}) WHERE value = ?)")
-                params.append(v)
+                # instr() on the JSON text is a cheap prefilter; json_each confirms an exact element match
+                conds.append(f"(instr({alias}.{column}, ?) > 0 AND "
+                             f"EXISTS (SELECT 1 FROM json_each({alias}.{column}) WHERE value = ?))")
+                params += [_json(v), v]
         for key, values in sorted((self.where_metadata or {}).items()):
             clause, p = _metadata_condition(alias, key, values)
             conds.append(clause)
@@ -90,7 +92,16 @@ def _metadata_condition(alias: str, key: str, values: list[Any]) -> tuple[str, l
         params.append(path)
     if not parts:
         return "0", []  # an empty list of allowed values matches nothing
-    return "(" + " OR ".join(parts) + ")", params
+    clause = "(" + " OR ".join(parts) + ")"
+    if scalars and len(scalars) == len(values) and all(isinstance(v, str) for v in scalars):
+        pre = " OR ".join(f"instr({alias}.metadata, ?) > 0" for _ in scalars)
+        return f"(({pre}) AND {clause})", [_json(v) for v in scalars] + params
+    return clause, params
+
+
+def _json(value: str) -> str:
+    """The value as it appears inside stored JSON (compact, non-ASCII kept)."""
+    return json.dumps(value, ensure_ascii=False)
 
 
 def fts_match(query: str) -> str | None:

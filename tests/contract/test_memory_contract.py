@@ -5,7 +5,7 @@ from bench.backends import Backend, Capability as C, create_backend
 from reference.clock import LogicalClock
 from reference.telemetry import ListSink
 
-from conftest import need
+from tests.contract.conftest import need
 
 NOTES = [
     ("The auth token refresh races when two tabs refresh at once", "task:debug", ["context:auth"], ["race"]),

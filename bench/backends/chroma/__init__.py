@@ -1,0 +1,1 @@
+"""The `chroma` backend: ChromaDB in embedded persistent mode (optional extra `chroma`)."""

@@ -1,0 +1,197 @@
+"""Speed of PatternSets: scan throughput, compile and cached load, against a loop of `re`.
+
+Run:  python -m pytest bench/benchmarks/bench_patterns.py --benchmark-only
+Scale: CODEMEM_BENCH_SCALE=small (4 MB of text, default) or full (32 MB).
+
+The text is deterministic synthetic source code (Python-like lines built from a
+vocabulary of programming words); the sets of 50 and 500 patterns are
+deterministic "literal + class" patterns of the kinds code scanners use (calls
+of a named function, attribute calls, imports, assignments of string literals,
+error classes, comments with words, subscripts, snake_case families ...).
+
+The baseline is what a caller would write without Hyperscan: one
+`re.finditer` per pattern, the same `PatternMatch` objects built, sorted the
+same way. It is timed in the same run as the API scan and the ratio is
+recorded in `extra_info["ratio_vs_re"]`; the benchmark also checks (not a
+timing check) that both give exactly the same matches.
+"""
+from __future__ import annotations
+
+import os
+import random
+import re
+import time
+
+import pytest
+
+from reference.patterns import PatternMatch, PatternSetManager, Redactor
+
+SCALE = os.environ.get("CODEMEM_BENCH_SCALE", "small")
+TEXT_BYTES = {"small": 4_000_000, "full": 32_000_000}[SCALE]
+SET_SIZES = (50, 500)
+
+WORDS = """get set add remove update create delete load save read write open close parse format build
+render fetch send receive handle process validate check compute apply merge split join filter sort map
+reduce user account session token config settings option value data item record entry node edge graph
+tree list dict queue stack cache buffer stream file path name key id index count total size length
+limit offset page result response request client server handler worker task job event message error
+state status mode flag level type kind model view controller service manager factory builder adapter
+store repo query schema table column row field default current next prev first last max min new old
+raw temp local remote input output source target start end begin finish init reset clear flush commit
+retry timeout delay interval price amount invoice order payment customer product cart tax rate
+currency report metric log trace span debug info warning status health ping auth login logout
+permission role group team project branch commit diff patch version release build deploy""".split()
+COMMENT_WORDS = """the a of to in for is on that by this with it as be are from or at an not we
+when if then should must will may can because so but only all any each every more less""".split()
+
+
+def _ident(rng: random.Random, k: int | None = None) -> str:
+    return "_".join(rng.choice(WORDS) for _ in range(k or rng.choice((1, 2, 2, 3))))
+
+
+def _camel(rng: random.Random) -> str:
+    return "".join(rng.choice(WORDS).title() for _ in range(rng.choice((1, 2, 2))))
+
+
+def _comment(rng: random.Random) -> str:
+    return " ".join(rng.choice(COMMENT_WORDS + WORDS) for _ in range(rng.randint(4, 10)))
+
+
+def source_text(size: int, seed: int = 20240601) -> bytes:
+    """`size` bytes of deterministic Python-like source."""
+    rng = random.Random(seed)
+    lines = [
+        lambda: f"def {_ident(rng)}(self, {_ident(rng)}, {_ident(rng)}={rng.randint(0, 99)}):",
+        lambda: f"    {_ident(rng)} = self.{_ident(rng)}.{_ident(rng)}({_ident(rng)}, {_ident(rng)})",
+        lambda: f"    return {_ident(rng)} + {_ident(rng)} * {rng.randint(1, 999)}",
+        lambda: f"    # {_comment(rng)}",
+        lambda: f"import {_ident(rng, 1)}",
+        lambda: f"from {_ident(rng, 1)}.{_ident(rng, 1)} import {_camel(rng)}, {_ident(rng)}",
+        lambda: f"        if {_ident(rng)} is not None and {_ident(rng)} > {rng.randint(0, 9)}:",
+        lambda: f"        self.{_ident(rng)} = \"{_ident(rng)}-{rng.randint(0, 99999)}\"",
+        lambda: f"            raise {_camel(rng)}Error(f\"{_comment(rng)} {{{_ident(rng)}}}\")",
+        lambda: f"class {_camel(rng)}({_camel(rng)}):",
+        lambda: f"    {_ident(rng)}[{rng.randint(0, 9)}] = {{'{_ident(rng)}': {rng.random():.4f}}}",
+        lambda: f"        logger.{rng.choice(('debug', 'info', 'warning'))}(\"{_comment(rng)}: %s\", {_ident(rng)})",
+        lambda: f"    {_ident(rng).upper()} = {rng.randint(0, 10000)}",
+        lambda: "",
+    ]
+    out, total = [], 0
+    while total < size:
+        line = rng.choice(lines)()
+        out.append(line)
+        total += len(line) + 1
+    return ("\n".join(out) + "\n").encode("utf-8")[:size]
+
+
+SHAPES = [
+    lambda rng: rf"\b{_ident(rng, 2)}\s*\(",
+    lambda rng: rf"self\.{_ident(rng, 1)}\.{_ident(rng, 2)}\(",
+    lambda rng: rf"import\s+{_ident(rng, 1)}\b",
+    lambda rng: rf"from\s+{_ident(rng, 1)}\.[a-z_]+\s+import\s+{_camel(rng)}\b",
+    lambda rng: rf"self\.{_ident(rng, 2)}\s*=\s*\"[^\"\n]+\"",
+    lambda rng: rf"{_ident(rng, 1)}_[a-z]+_{_ident(rng, 1)}\s*=",
+    lambda rng: rf"def\s+{_ident(rng, 1)}_[a-z_]+\([^)\n]*\)",
+    lambda rng: rf"\"{_ident(rng, 1)}-\d{{3,5}}\"",
+    lambda rng: rf"raise\s+[A-Z][a-z]+{rng.choice(WORDS).title()}Error\b",
+    lambda rng: rf"#[^\n]*\b{rng.choice(WORDS)}\s+{rng.choice(WORDS)}\b",
+    lambda rng: rf"{_ident(rng, 2)}\[\d\]\s*=",
+    lambda rng: rf"[A-Z_]+_{rng.choice(WORDS).upper()}\s*=\s*\d+",
+    lambda rng: rf"logger\.(?:debug|info|warning)\(\"[^\"\n]*\b{rng.choice(WORDS)}\b",
+    lambda rng: rf"'{_ident(rng, 1)}_[a-z]+':\s*0\.\d+",
+]
+
+
+def patterns(n: int, seed: int = 7) -> list[str]:
+    """`n` distinct deterministic literal+class patterns."""
+    rng = random.Random(seed)
+    out: list[str] = []
+    seen: set[str] = set()
+    while len(out) < n:
+        p = rng.choice(SHAPES)(rng)
+        if p not in seen:
+            seen.add(p)
+            out.append(p)
+    return out
+
+
+def re_loop(pats: list[str], names: list[str], data: bytes) -> list[PatternMatch]:
+    """The baseline: one `re.finditer` per pattern, same match objects, same order."""
+    out = []
+    for i, p in enumerate(pats):
+        for m in re.compile(p.encode()).finditer(data):
+            out.append(PatternMatch(i, p, m.start(), m.end(), names[i]))
+    out.sort(key=lambda m: (m.start, m.pattern_index))
+    return out
+
+
+@pytest.fixture(scope="module")
+def text() -> bytes:
+    return source_text(TEXT_BYTES)
+
+
+@pytest.fixture(scope="module")
+def cache_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("bench_patterns")
+
+
+@pytest.fixture(scope="module")
+def manager(cache_dir):
+    return PatternSetManager(cache_dir)
+
+
+def _definition(n: int) -> dict:
+    return {"id": f"pat:bench-{n}", "description": f"{n} generated patterns", "patterns": patterns(n)}
+
+
+@pytest.mark.parametrize("n", SET_SIZES)
+def test_scan_vs_re(benchmark, manager, text, n):
+    ps = manager.load(_definition(n))
+    matches = benchmark.pedantic(manager.scan, args=(ps.id, text), rounds=3, iterations=1, warmup_rounds=1)
+    t0 = time.perf_counter()
+    expected = re_loop(ps.patterns, ps.names, text)
+    re_s = time.perf_counter() - t0
+    assert matches == expected  # same matches, same order, same objects (by value)
+    scan_s = benchmark.stats.stats.min
+    benchmark.extra_info.update({
+        "patterns": n, "bytes": len(text), "matches": len(matches), "scan_mb_per_s": len(text) / scan_s / 1e6,
+        "re_loop_s": re_s, "re_mb_per_s": len(text) / re_s / 1e6, "ratio_vs_re": re_s / scan_s})
+
+
+@pytest.mark.parametrize("n", SET_SIZES)
+def test_compile(benchmark, n):
+    nocache = PatternSetManager(None, builtins=False)
+    definition = _definition(n)
+    benchmark.pedantic(nocache.load, args=(definition,), rounds=3, iterations=1)
+    benchmark.extra_info.update({"patterns": n, "compiled": nocache.stats.compiled})
+
+
+@pytest.mark.parametrize("n", SET_SIZES)
+def test_cached_load(benchmark, cache_dir, n):
+    PatternSetManager(cache_dir, builtins=False).load(_definition(n))  # make sure the file exists
+    cached = PatternSetManager(cache_dir, builtins=False)
+    definition = _definition(n)
+    benchmark.pedantic(cached.load, args=(definition,), rounds=5, iterations=1)
+    assert cached.stats.compiled == 0 and cached.stats.cache_hits == 5
+    benchmark.extra_info.update({"patterns": n})
+
+
+@pytest.mark.parametrize("set_id", ["pat:security-smells", "pat:secrets"])
+def test_scan_builtin(benchmark, manager, text, set_id):
+    ps = manager.get(set_id)
+    matches = benchmark.pedantic(manager.scan, args=(set_id, text), rounds=3, iterations=1, warmup_rounds=1)
+    t0 = time.perf_counter()
+    expected = re_loop(ps.patterns, ps.names, text)
+    re_s = time.perf_counter() - t0
+    assert matches == expected
+    scan_s = benchmark.stats.stats.min
+    benchmark.extra_info.update({"patterns": len(ps.patterns), "matches": len(matches),
+                                 "scan_mb_per_s": len(text) / scan_s / 1e6, "ratio_vs_re": re_s / scan_s})
+
+
+def test_redact_memory(benchmark, manager, text):
+    """One write-path redaction of a 4 KB memory with two secrets in it."""
+    redactor = Redactor(manager)
+    body = (text[:2000].decode() + '\npassword = "hunter22"\nkey AKIAIOSFODNN7EXAMPLE\n' + text[2000:4000].decode())
+    result = benchmark(redactor.redact, body)
+    assert {h.name for h in result.hits} == {"password-assignment", "aws-access-key"}

@@ -1,0 +1,54 @@
+"""`codemem-bench compare --backends A,B,... [--reference A] [--out DIR] [--repeat N] [SCENARIO...]`."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from bench.cli.progress import progress_printer
+from bench.compare import TestSettings, build_comparison, run_backends, significant_losses, to_table, write_outputs
+from bench.scenario.suites import project_root, resolve
+
+NAME = "compare"
+HELP = ("Run several backends on the same scenarios and compare them side by side, with paired "
+        "significance tests against a reference backend; writes comparison.json/.md, pareto.png, TREC files.")
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("scenarios", nargs="*", help="scenario names or .jsonl paths (default: the suite)")
+    p.add_argument("--backends", required=True, help="comma-separated backend specs, e.g. reference,reference:memory-lane")
+    p.add_argument("--reference", default=None, help="the backend the others are tested against (default: the first)")
+    p.add_argument("--suite", default="default", help="suite from scenarios/suites.json (default: default)")
+    p.add_argument("--out", type=Path, default=None, help="output folder (default: reports/latest/compare)")
+    p.add_argument("--repeat", type=int, default=1, metavar="N",
+                   help="repetitions per backend, interleaved; latency figures are medians (default: 1)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the randomisation test (default: 0)")
+    p.add_argument("--permutations", type=int, default=10_000,
+                   help="random sign flips when the test cannot enumerate them all (default: 10000)")
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level after Holm (default: 0.05)")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+
+
+def run(args: argparse.Namespace) -> int:
+    specs = [s.strip() for s in args.backends.split(",") if s.strip()]
+    reference = args.reference or (specs[0] if specs else None)
+    if reference is None:
+        raise ValueError("--backends names no backend")
+    if reference not in specs:
+        specs.insert(0, reference)
+    if not 0 < args.alpha < 1:
+        raise ValueError(f"--alpha must be between 0 and 1, got {args.alpha}")
+    scenarios = resolve(args.scenarios, args.suite)
+    if not scenarios:
+        print("codemem-bench compare: nothing to run")
+        return 3
+    out = args.out or project_root() / "reports" / "latest" / "compare"
+    reports = run_backends(specs, scenarios, out, args.repeat, progress_printer(args.quiet))
+    comparison = build_comparison(reports, reference, TestSettings(args.seed, args.permutations, args.alpha))
+    write_outputs(comparison, reports, [s for s in scenarios], out)
+    print(to_table(comparison))
+    for b, losses in significant_losses(comparison).items():
+        print(f"{b} is significantly worse than {reference} on: {', '.join(losses)}")
+    print(f"comparison: {out / 'comparison.json'} (and comparison.md, pareto.png, trec/); "
+          f"per-backend reports under {out}")
+    ran = sum(s["steps"]["total"] - s["steps"]["unsupported"] for r in reports.values() for s in r.scenarios.values())
+    return 0 if ran else 3

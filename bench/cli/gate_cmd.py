@@ -1,0 +1,58 @@
+"""`codemem-bench gate REPORT [--baseline BASELINE] [--latency SPEC ...] [...]`."""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from bench.compare.runner import slug
+from bench.gate import GateOptions, parse_latency, run_gate
+from bench.report import Report
+from bench.scenario.suites import project_root
+
+NAME = "gate"
+HELP = ("Compare a report with a committed baseline; exit 1 on a quality or latency regression "
+        "(0 pass, 2 bad input, 3 nothing ran).")
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("report", type=Path, help="report.json of the run to gate (or its folder)")
+    p.add_argument("--baseline", type=Path, default=None,
+                   help="baseline report.json or folder (default: reports/baseline/<backend>/)")
+    p.add_argument("--min-effect", type=float, default=0.01,
+                   help="smallest drop of a quality mean that counts (absolute, default: 0.01)")
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level after Holm (default: 0.05)")
+    p.add_argument("--latency", action="append", default=None, metavar="SPEC",
+                   help="latency threshold [GROUP.]STAT:REL%%[:ABS], repeatable or comma-separated, "
+                        "e.g. p95:10%% or queries.p95:10%%:2ms; 'off' disables latency gating "
+                        "(default: all.p50:25%%:0.5ms, all.p95:25%%:1ms, queries.p95:25%%:1ms)")
+    p.add_argument("--metrics", default=None,
+                   help="comma-separated quality metrics to gate (default: every one in the report)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the randomisation test (default: 0)")
+    p.add_argument("--permutations", type=int, default=10_000, help="random sign flips (default: 10000)")
+    p.add_argument("--json", type=Path, default=None, help="also write the findings to this JSON file")
+    p.add_argument("--verbose", action="store_true", help="also print the metrics that passed")
+
+
+def run(args: argparse.Namespace) -> int:
+    report = Report.load(args.report)
+    base_path = args.baseline or project_root() / "reports" / "baseline" / slug(report.backend)
+    baseline = Report.load(base_path)
+    options = GateOptions(min_effect=args.min_effect, alpha=args.alpha, latency=parse_latency(args.latency),
+                          metrics=tuple(m.strip() for m in args.metrics.split(",")) if args.metrics else None,
+                          seed=args.seed, permutations=args.permutations)
+    result = run_gate(report, baseline, options)
+    for f in result.findings:
+        if f.kind != "ok" or args.verbose:
+            print(f.line())
+    if args.json:
+        args.json.write_text(json.dumps(result.to_dict(), indent=2) + "\n")
+    gated = sum(f.kind != "note" for f in result.findings)
+    if result.nothing_ran:
+        print("gate: NOTHING RAN")
+    elif result.regressions:
+        names = ", ".join(f"{f.scenario} {f.metric}" for f in result.regressions)
+        print(f"gate: FAIL - {len(result.regressions)} regression(s) of {gated} figures gated: {names}")
+    else:
+        print(f"gate: PASS - {gated} figures gated against {base_path}")
+    return result.exit_code

@@ -1,0 +1,67 @@
+"""The quality-versus-latency view: nDCG@10 against p95 latency, with the Pareto front.
+
+Drawn with matplotlib's Agg canvas directly (no pyplot, no global backend switch), so
+it works headless and in threads.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+
+def pareto_front(points: dict[str, tuple[float, float]]) -> list[str]:
+    """Names of the points (latency, quality) that no other point dominates, by rising latency.
+
+    A point dominates another when its latency is no higher and its quality no lower,
+    and at least one of the two is strictly better.
+    """
+    front = []
+    for a, (la, qa) in points.items():
+        dominated = any((lb <= la and qb >= qa) and (lb < la or qb > qa)
+                        for b, (lb, qb) in points.items() if b != a)
+        if not dominated:
+            front.append(a)
+    return sorted(front, key=lambda n: (points[n][0], -points[n][1]))
+
+
+def scenario_points(sc: dict[str, Any], backends: list[str]) -> dict[str, tuple[float, float]]:
+    """(p95 of the query steps, or of all steps, in ms; mean nDCG@10) per backend that has both."""
+    ndcg = next((r for r in sc["quality"] if r["metric"] == "ndcg@10"), None)
+    if ndcg is None:
+        return {}
+    out = {}
+    for b in backends:
+        lat = sc["latency_ms"][b].get("queries", {}).get("p95") or sc["latency_ms"][b].get("all", {}).get("p95")
+        if lat is not None and ndcg["values"].get(b) is not None:
+            out[b] = (float(lat), float(ndcg["values"][b]))
+    return out
+
+
+def plot_pareto(comparison: dict[str, Any], path: Path) -> Path | None:
+    """Write one panel per scenario with ranked queries to `path` (PNG); None if there is none."""
+    panels = {n: scenario_points(sc, comparison["backends"]) for n, sc in comparison["scenarios"].items()}
+    panels = {n: p for n, p in panels.items() if p}
+    if not panels:
+        return None
+    fig = Figure(figsize=(5.5 * len(panels), 4.5), dpi=100)
+    FigureCanvasAgg(fig)
+    for i, (name, pts) in enumerate(panels.items(), start=1):
+        ax = fig.add_subplot(1, len(panels), i)
+        front = pareto_front(pts)
+        for b, (lat, q) in pts.items():
+            ax.scatter([lat], [q], s=60, marker="o" if b in front else "x", zorder=3)
+            ax.annotate(b, (lat, q), textcoords="offset points", xytext=(6, 4), fontsize=8)
+        ax.plot([pts[b][0] for b in front], [pts[b][1] for b in front], "--", color="grey", zorder=2,
+                label="Pareto front")
+        ax.set_title(name)
+        ax.set_xlabel("p95 latency of queries (ms, lower is better)")
+        ax.set_ylabel("nDCG@10 (higher is better)")
+        ax.grid(alpha=0.3)
+        ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, format="png")
+    return path

@@ -1,0 +1,88 @@
+"""Text forms of a comparison: the terminal table and `comparison.md`.
+
+Each cell of a non-reference backend shows its value and the difference from the
+reference; `*` marks a difference that is significant at the comparison's alpha
+(after Holm's correction), `↑`/`↓` in the metric column says which way is better.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+_ARROW = {"higher": "↑", "lower": "↓"}
+
+
+def _num(v: Any) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, int) or (isinstance(v, float) and abs(v) >= 1000):
+        return f"{v:,.0f}"
+    return f"{v:.3f}"
+
+
+def _cell(row: dict[str, Any], backend: str, with_p: bool) -> str:
+    v = row["values"].get(backend)
+    vs = row["vs_reference"].get(backend)
+    if vs is None or v is None or vs.get("diff") is None:
+        return _num(v)
+    d = vs["diff"]
+    sign = "+" if d >= 0 else "-"
+    star = "*" if vs.get("significant") else ""
+    p = vs.get("p_holm")
+    tail = f", p={p:.3g}" if with_p and p is not None else ""
+    return f"{_num(v)} ({sign}{_num(abs(d))}{star}{tail})"
+
+
+def rows_frame(rows: list[dict[str, Any]], backends: list[str], with_p: bool = False) -> pd.DataFrame:
+    """One line per metric, one column per backend."""
+    data = [{"metric": f"{r['metric']} {_ARROW[r['direction']]}",
+             **{b: _cell(r, b, with_p) for b in backends}} for r in rows]
+    return pd.DataFrame(data, columns=["metric", *backends])
+
+
+def _scenario_rows(sc: dict[str, Any]) -> list[dict[str, Any]]:
+    return [*sc["quality"], *sc["scenario"], *sc["latency"]]
+
+
+def to_table(comparison: dict[str, Any]) -> str:
+    """What the terminal shows: one block per scenario."""
+    backends = comparison["backends"]
+    out = [f"reference: {comparison['reference']}   * = significant at alpha {comparison['test']['alpha']} "
+           "(Holm-corrected)   score: " + ", ".join(f"{b} {comparison['score'][b]}" for b in backends)]
+    for name, sc in comparison["scenarios"].items():
+        out += ["", f"== {name} ({sc['queries']} queries)",
+                rows_frame(_scenario_rows(sc), backends).to_string(index=False)]
+    return "\n".join(out)
+
+
+def _md(df: pd.DataFrame) -> str:
+    head = "| " + " | ".join(df.columns) + " |"
+    sep = "|" + "---|" * len(df.columns)
+    return "\n".join([head, sep, *("| " + " | ".join(str(v) for v in row) + " |" for row in df.itertuples(index=False))])
+
+
+def to_markdown(comparison: dict[str, Any]) -> str:
+    """`comparison.md`: method, scores, then per scenario the metrics, categories and latency."""
+    backends = comparison["backends"]
+    t = comparison["test"]
+    lines = [f"# codemem-bench comparison: {', '.join(f'`{b}`' for b in backends)}", "",
+             f"Reference: `{comparison['reference']}`. Each cell of another backend shows its value and the "
+             "difference from the reference, with the Holm-corrected p-value; `*` marks a significant "
+             f"difference at alpha {t['alpha']}. ↑ higher is better, ↓ lower is better.", "",
+             f"- quality: {t['quality']} (seed {t['seed']}, {t['permutations']} permutations when not exact)",
+             f"- latency: {t['latency']}", "",
+             "| backend | codemem-bench score |", "|---|---|",
+             *(f"| `{b}` | {comparison['score'][b]} |" for b in backends), ""]
+    for name, sc in comparison["scenarios"].items():
+        reps = ", ".join(f"{b} {n}" for b, n in sc["repetitions"].items())
+        lines += [f"## {name}", "", f"{sc['queries']} ranked queries; repetitions: {reps}.", ""]
+        if sc["quality"]:
+            lines += ["### Quality", "", _md(rows_frame(sc["quality"], backends, True)), ""]
+        for cat, rows in sc["quality_by_category"].items():
+            lines += [f"#### Category `{cat}`", "", _md(rows_frame(rows, backends, True)), ""]
+        lines += ["### Checks, coverage, storage", "", _md(rows_frame(sc["scenario"], backends)), ""]
+        if sc["latency"]:
+            lines += ["### Latency (ms; medians over repetitions)", "",
+                      _md(rows_frame(sc["latency"], backends, True)), ""]
+    return "\n".join(lines)

@@ -1,0 +1,72 @@
+"""TREC run and qrels files, so that an independent library can re-score a report.
+
+Layout under the export folder: `<scenario>/qrels` (lines `qid 0 docid grade`, from the
+scenario's judgements) and `<scenario>/<backend>.run` (lines `qid Q0 docid rank score tag`,
+from the report's per-query `retrieved` lists). A report keeps only each query's top k, so
+the run holds at most k documents per query; repeated ids are dropped (the metrics count an
+id once, at its best rank); the score is n - rank + 1 so scores strictly decrease with rank
+and no tie can reorder them. A query with nothing retrieved has no run line (score it as
+empty, e.g. ranx `make_comparable=True`). Query ids repeated in a scenario get `~2`, `~3`.
+Whitespace and `%` in ids are percent-encoded, since TREC files split on whitespace.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from bench.metrics import dedupe
+from bench.report.query_ids import unique_ids
+from bench.scenario.model import Scenario
+
+_UNSAFE = re.compile(r"[\s%]")
+
+
+def trec_id(value: str) -> str:
+    """`value` with whitespace and `%` percent-encoded (an empty id is an error)."""
+    if not value:
+        raise ValueError("an empty id cannot be written to a TREC file")
+    return _UNSAFE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), value)
+
+
+def qrels_lines(scenario: Scenario) -> list[str]:
+    """The judgements of every ranked query of `scenario`, in scenario order."""
+    steps = scenario.queries
+    ids = unique_ids([{"id": s.id or f"line{s.line}"} for s in steps])
+    return [f"{trec_id(q)} 0 {trec_id(doc)} {grade}"
+            for q, s in zip(ids, steps) for doc, grade in s.expect.grades().items()]
+
+
+def run_lines(per_query: list[dict[str, Any]], tag: str) -> list[str]:
+    """One line per retrieved id of each query of a report's scenario section."""
+    out = []
+    for q, rec in zip(unique_ids(per_query), per_query):
+        docs = dedupe(rec["retrieved"])
+        out += [f"{trec_id(q)} Q0 {trec_id(d)} {rank} {len(docs) - rank + 1} {trec_id(tag)}"
+                for rank, d in enumerate(docs, start=1)]
+    return out
+
+
+def _write(path: Path, lines: list[str]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def export_trec(out_dir: Path, scenarios: list[Scenario], runs: dict[str, dict[str, dict[str, Any]]]
+                ) -> dict[str, dict[str, str]]:
+    """Write qrels and one run per backend for each scenario with ranked queries.
+
+    `runs` maps a backend spec to its report's scenario sections. Returns, per scenario,
+    `qrels` and each backend's run file, as paths relative to `out_dir`.
+    """
+    written: dict[str, dict[str, str]] = {}
+    for sc in scenarios:
+        if not sc.queries:
+            continue
+        files = {"qrels": _write(out_dir / sc.name / "qrels", qrels_lines(sc))}
+        for backend, sections in runs.items():
+            slug = backend.replace(":", "-")
+            files[backend] = _write(out_dir / sc.name / f"{slug}.run", run_lines(sections[sc.name]["per_query"], slug))
+        written[sc.name] = {k: str(p.relative_to(out_dir)) for k, p in files.items()}
+    return written

@@ -1,0 +1,76 @@
+"""Latency thresholds of the gate and their compact command-line syntax.
+
+`[GROUP.]STAT:REL%[:ABS]`: GROUP is a `latency_ms` group of the report (`all`, the
+default; `queries`; or a step name such as `memory_search_structured`), STAT one of
+p50, p95, p99, mean; REL the relative increase and ABS the absolute increase (`2ms`,
+`500us` or a bare number of ms; default 0) that must BOTH be exceeded, by the medians
+over repetitions, before the rank test is consulted. `off` turns latency gating off.
+Examples: `p95:10%`, `queries.p95:10%:2ms`, `off`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+STATS = ("p50", "p95", "p99", "mean")
+_SPEC = re.compile(r"^(?:(?P<group>[A-Za-z0-9_\-]+)\.)?(?P<stat>[a-z0-9]+):(?P<rel>\d+(?:\.\d+)?)%"
+                   r"(?::(?P<abs>\d+(?:\.\d+)?)(?P<unit>ms|us)?)?$")
+
+
+@dataclass(frozen=True)
+class LatencySpec:
+    """Gate `group.stat` when it grows by more than `rel` (fraction) and more than `abs_ms`."""
+
+    group: str
+    stat: str
+    rel: float
+    abs_ms: float = 0.0
+
+    @property
+    def metric(self) -> str:
+        return f"latency.{self.group}.{self.stat}"
+
+    def __str__(self) -> str:
+        return f"{self.group}.{self.stat}:{self.rel * 100:g}%:{self.abs_ms:g}ms"
+
+
+# Tail percentiles of one run are noisy (p95 of smoke moved by +50 % between unchanged runs here);
+# the rank test absorbs that, and the thresholds keep tiny shifts of the whole distribution from failing.
+# (see the gate tests and reports/README.md); a real slowdown of a few ms per search exceeds both.
+DEFAULT_LATENCY: tuple[LatencySpec, ...] = (
+    LatencySpec("all", "p50", 0.25, 0.5),
+    LatencySpec("all", "p95", 0.25, 1.0),
+    LatencySpec("queries", "p95", 0.25, 1.0),
+)
+
+
+def parse_spec(text: str) -> LatencySpec:
+    """One `[GROUP.]STAT:REL%[:ABS]`; a ValueError says what is wrong with it."""
+    m = _SPEC.match(text.strip())
+    if not m:
+        raise ValueError(f"latency threshold {text!r}: expected [GROUP.]STAT:REL%[:ABS], "
+                         "e.g. p95:10% or queries.p95:10%:2ms, or 'off'")
+    if m["stat"] not in STATS:
+        raise ValueError(f"latency threshold {text!r}: statistic {m['stat']!r} is not one of {', '.join(STATS)}")
+    abs_ms = float(m["abs"] or 0) / (1000 if m["unit"] == "us" else 1)
+    return LatencySpec(m["group"] or "all", m["stat"], float(m["rel"]) / 100, abs_ms)
+
+
+def parse_latency(items: list[str] | None) -> tuple[LatencySpec, ...]:
+    """The thresholds named by repeated and/or comma-separated `--latency` values.
+
+    None or an empty list gives `DEFAULT_LATENCY`; `off` (alone) gives none. A later
+    threshold for the same group and statistic replaces an earlier one.
+    """
+    if not items:
+        return DEFAULT_LATENCY
+    parts = [p.strip() for item in items for p in item.split(",") if p.strip()]
+    if "off" in parts:
+        if len(parts) > 1:
+            raise ValueError("--latency off cannot be combined with thresholds")
+        return ()
+    specs: dict[tuple[str, str], LatencySpec] = {}
+    for p in parts:
+        s = parse_spec(p)
+        specs[(s.group, s.stat)] = s
+    return tuple(specs.values())

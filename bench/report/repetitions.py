@@ -1,0 +1,101 @@
+"""Combine the repetitions of a run: quality from the first, latency as medians over all.
+
+Quality is deterministic, so every repetition must give the same per-query figures,
+checks and step outcomes; a difference is a harness or backend bug and raises
+`RepetitionMismatch`. Latency is not: the scenario's `latency_ms` becomes the median over
+repetitions of each figure, `latency_repetitions` keeps each repetition's own figures,
+and `latency_samples_ms` keeps a bounded, evenly spaced sample of the per-step timings
+of all repetitions (for the gate's rank test). Fields documented in reports/README.md.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from statistics import median
+from typing import Any
+
+import numpy as np
+
+from bench.steps import STEPS
+
+# per group, enough for a rank test to see a shift of a few percent, small enough for git
+SAMPLE_CAP = 500
+_DETERMINISTIC = ("per_query", "checks", "metrics", "steps", "quality", "quality_by_category")
+_STATS = ("p50", "p95", "p99", "mean")
+
+
+class RepetitionMismatch(ValueError):
+    """Two repetitions of one run disagree on a figure that must be deterministic."""
+
+
+@dataclass
+class Repetition:
+    """One pass over the suite: per-scenario summaries and raw per-step timings."""
+
+    capabilities: list[str]
+    summaries: dict[str, dict[str, Any]]
+    samples: dict[str, dict[str, list[float]]] = field(default_factory=dict)  # scenario -> group -> ms
+
+
+def latency_samples(events: list[dict[str, Any]]) -> dict[str, list[float]]:
+    """Per-step timings of the harness events: by step name, `all`, and `queries`.
+
+    `queries` holds the tool steps whose telemetry op is `query` (searches); harness
+    directives (advance_clock, session, ...) are timed under their own name and in `all`
+    but are not queries. Unsupported steps have no timing.
+    """
+    out: dict[str, list[float]] = defaultdict(list)
+    for e in events:
+        if e.get("latency_ms") is None or e["extra"].get("status") == "unsupported":
+            continue
+        step = e["extra"]["step"]
+        out[step].append(e["latency_ms"])
+        out["all"].append(e["latency_ms"])
+        spec = STEPS.get(step)
+        if e["op"] == "query" and (spec is None or spec.kind == "tool"):
+            out["queries"].append(e["latency_ms"])
+    return dict(out)
+
+
+def bounded(samples: list[float], cap: int = SAMPLE_CAP) -> list[float]:
+    """At most `cap` samples at evenly spaced positions (deterministic), rounded to 0.1 µs."""
+    if len(samples) > cap:
+        idx = np.unique(np.linspace(0, len(samples) - 1, cap).round().astype(int))
+        samples = [samples[i] for i in idx]
+    return [round(float(s), 4) for s in samples]
+
+
+def _median_latency(per_rep: list[dict[str, dict[str, float]]]) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    for group, first in per_rep[0].items():
+        figures = [r.get(group, {}) for r in per_rep]
+        merged = {s: round(median(f[s] for f in figures), 4) for s in _STATS if all(s in f for f in figures)}
+        out[group] = {**merged, "n": first.get("n", 0)}
+    return out
+
+
+def _check_agreement(name: str, first: dict[str, Any], other: dict[str, Any], index: int) -> None:
+    for key in _DETERMINISTIC:
+        if first.get(key) != other.get(key):
+            raise RepetitionMismatch(
+                f"scenario {name}: repetition {index + 1} differs from repetition 1 in {key!r}; "
+                "quality must be deterministic (check the backend for wall-clock time or randomness)")
+
+
+def combine(reps: list[Repetition]) -> tuple[list[str], dict[str, dict[str, Any]]]:
+    """Capabilities and per-scenario summaries of several repetitions of the same suite."""
+    if not reps:
+        raise ValueError("no repetitions to combine")
+    first = reps[0]
+    summaries = {}
+    for name, summary in first.summaries.items():
+        for i, rep in enumerate(reps[1:], start=1):
+            _check_agreement(name, summary, rep.summaries[name], i)
+        per_rep = [rep.summaries[name]["latency_ms"] for rep in reps]
+        pooled: dict[str, list[float]] = defaultdict(list)
+        for rep in reps:
+            for group, values in rep.samples.get(name, {}).items():
+                pooled[group].extend(values)
+        summaries[name] = {**summary, "latency_ms": _median_latency(per_rep), "latency_repetitions": per_rep,
+                           "latency_samples_ms": {g: bounded(v) for g, v in sorted(pooled.items())}}
+    return first.capabilities, summaries

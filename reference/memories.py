@@ -1,0 +1,191 @@
+"""Memory operations of the store (seed 000 §3-§4): write, get, delete, list, search.
+
+A write validates everything first, then, in one tracker transaction:
+allocates the next per-store sequence number, derives the id, appends the
+§3.2 JSON record to `blob.dat`, inserts the row and its FTS entry, and puts
+the vector. Ids are `mem:` + 8 hex digits of BLAKE2b(created_at, sequence
+number, salt, text); the salt only moves if that id (or its hash) is already
+taken, so the same operations with the same clock give the same ids.
+Rankings break ties by id ascending.
+"""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from reference.blob import Blob
+from reference.clock import Clock
+from reference.embed import Embedder
+from reference.errors import InvalidKey, KeyCollision, NotFound, StoreError
+from reference.keys import parse_key
+from reference.memory_input import check_metadata, check_tags, redact_input, redact_value, validate_memory
+from reference.memory_record import MemoryEntry, SearchHit, memory_blob_record
+from reference.ontology import check_context, check_insights, check_task
+from reference.tracker import MemoryFilter, Tracker, check_where_metadata, fts_match
+from reference.tracker.memories_table import ORDER_NEWEST
+from reference.vectors import VectorCache
+
+
+MAX_SALT = 64
+
+
+class InvalidArgument(StoreError, ValueError):
+    """A search or list argument is out of range."""
+
+
+def derive_memory_id(created_at: float, seq: int, text: str, salt: int = 0) -> str:
+    """`mem:` + the first 8 hex digits of BLAKE2b over (created_at, seq, salt, text)."""
+    h = hashlib.blake2b(f"{created_at!r}\x1f{seq}\x1f{salt}\x1f{text}".encode("utf-8"), digest_size=4)
+    return "mem:" + h.hexdigest()
+
+
+def check_memory_id(memory_id: Any) -> str:
+    if not isinstance(memory_id, str) or parse_key(memory_id).namespace != "mem":
+        raise InvalidKey(f"{memory_id!r} is not a memory id (expected mem:{{8 hex digits}})")
+    return memory_id
+
+
+def _count(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidArgument(f"{name} must be a non-negative integer, got {value!r}")
+    return value
+
+
+class Memories:
+    """Memory rows, blob records and vectors of one store."""
+
+    def __init__(self, tracker: Tracker, blob: Blob, vectors: VectorCache, embedder: Embedder, clock: Clock,
+                 redactor: Callable[[str], str] | None = None) -> None:
+        self.tracker, self.blob, self.vectors, self.embedder = tracker, blob, vectors, embedder
+        self.clock, self.redactor = clock, redactor
+
+    # -- writing -----------------------------------------------------------------
+    def write(self, text: Any, task: Any = None, insights: Any = None, context: Any = None,
+              symbol_keys: Any = None, tags: Any = None, metadata: Any = None) -> MemoryEntry:
+        inp = redact_input(validate_memory(text, task, insights, context, symbol_keys, tags, metadata), self.redactor)
+        vec = self.embedder.embed([inp.text])[0]
+        now = self.clock.now()
+        put = False
+        try:
+            with self.tracker.tx() as conn:
+                seq = self.tracker.next_seq(conn, "memory")
+                salt = 0
+                mid = derive_memory_id(now, seq, inp.text, salt)
+                while self.tracker.keys.is_taken(conn, mid):
+                    salt += 1
+                    if salt > MAX_SALT:
+                        raise KeyCollision(f"no free memory id after {MAX_SALT} salts (last tried {mid!r}); "
+                                           "is the key hash function degenerate?")
+                    mid = derive_memory_id(now, seq, inp.text, salt)
+                kh = self.tracker.keys.register(conn, mid, "memory")
+                entry = MemoryEntry(mid, kh, inp.task, inp.insights, inp.context, inp.symbol_keys, inp.text, inp.tags,
+                                    inp.metadata, now, now, None, None)
+                ref = self.blob.append(memory_blob_record(entry))
+                entry = replace(entry, blob_offset=ref.offset, blob_length=ref.length)
+                self.tracker.memories.insert(conn, entry)
+                if np.any(vec):
+                    self.vectors.put(kh, vec)
+                    put = True
+        except BaseException:
+            if put:
+                self.vectors.remove(kh)  # the row was rolled back: do not leave its vector behind
+            raise
+        return entry
+
+    def update_metadata(self, memory_id: str, updates: Any, *, replace_all: bool = False) -> MemoryEntry:
+        """Merge `updates` into a memory's metadata (or replace it); appends a new blob record."""
+        old = self.get(memory_id)
+        if old is None:
+            raise NotFound(f"no memory {memory_id!r}")
+        upd = check_metadata(updates)
+        if self.redactor is not None:
+            upd = redact_value(upd, self.redactor)
+        meta = check_metadata(upd if replace_all else {**old.metadata, **upd})
+        now = self.clock.now()
+        with self.tracker.tx() as conn:
+            entry = replace(old, metadata=meta, updated_at=now)
+            ref = self.blob.append(memory_blob_record(entry))
+            entry = replace(entry, blob_offset=ref.offset, blob_length=ref.length)
+            self.tracker.memories.update_metadata(conn, entry.key_hash, meta, now, ref.offset, ref.length)
+        return entry
+
+    def delete(self, memory_id: str) -> bool:
+        kh = self.tracker.hash_fn(check_memory_id(memory_id))
+        with self.tracker.tx() as conn:
+            row = self.tracker.memories.get(conn, kh)
+            if row is None or row.id != memory_id:
+                return False
+            self.tracker.memories.delete(conn, kh)
+            self.vectors.remove(kh)
+        return True
+
+    # -- reading -----------------------------------------------------------------
+    def get(self, memory_id: str) -> MemoryEntry | None:
+        """Seed 000 §4.1: look the row up by hash64(memory_id)."""
+        entry = self.tracker.get_memory_by_key(self.tracker.hash_fn(check_memory_id(memory_id)))
+        return entry if entry is not None and entry.id == memory_id else None
+
+    def filter(self, task: Any = None, context: Any = None, insights: Any = None, tags: Any = None,
+               where_metadata: Any = None) -> MemoryFilter:
+        """Validated filters (unknown slugs raise `UnknownSlug`)."""
+        if isinstance(context, str) or isinstance(insights, str):
+            raise InvalidArgument("context and insights filters must be lists of slugs, not a string")
+        return MemoryFilter(task=check_task(task), context=tuple(check_context(context)),
+                            insights=tuple(check_insights(insights)), tags=check_tags(tags),
+                            where_metadata=check_where_metadata(where_metadata))
+
+    def list(self, flt: MemoryFilter, limit: int = 50, offset: int = 0) -> list[MemoryEntry]:
+        """Newest first (created_at descending, then id ascending)."""
+        return self.tracker.memories.query(self.tracker.conn(), flt, order=ORDER_NEWEST,
+                                           limit=_count("limit", limit), offset=_count("offset", offset))
+
+    def iter(self, flt: MemoryFilter) -> Iterator[MemoryEntry]:
+        """Oldest first, streamed in batches."""
+        return self.tracker.memories.iter(self.tracker.conn(), flt)
+
+    def search(self, query: str | None, flt: MemoryFilter, top_k: int = 10) -> list[SearchHit]:
+        """Seed 000 §4.3: filter in SQL, then rank the candidates by cosine to the query.
+
+        Without a query (or a blank one) the filtered memories come newest first
+        with score 0.0. Candidates without a vector are left out of a ranked answer.
+        """
+        top_k = _count("top_k", top_k)
+        if query is not None and not isinstance(query, str):
+            raise InvalidArgument(f"query must be a string, got {type(query).__name__}")
+        if query is None or not query.strip():
+            return [SearchHit(e.id, "memory", 0.0, e) for e in self.list(flt, limit=top_k)]
+        if top_k == 0:
+            return []
+        conn = self.tracker.conn()
+        cands = np.asarray(self.tracker.memories.candidate_hashes(conn, flt), dtype=np.uint64)
+        if cands.size == 0:
+            return []
+        pairs = self.vectors.topk(self.embed_query(query), top_k, allowed=cands, with_ties=True)
+        entries = self.tracker.memories.get_many(conn, [h for h, _ in pairs])
+        hits = [SearchHit(entries[h].id, "memory", s, entries[h]) for h, s in pairs if h in entries]
+        hits.sort(key=lambda x: (-x.score, x.id))
+        return hits[:top_k]
+
+    def keyword(self, query: str, flt: MemoryFilter, top_k: int = 10) -> list[SearchHit]:
+        """FTS5 bm25 over text and tags; score = -bm25 (higher is better)."""
+        top_k = _count("top_k", top_k)
+        match = fts_match(query)
+        if match is None or top_k == 0:
+            return []
+        return [SearchHit(e.id, "memory", s, e)
+                for e, s in self.tracker.memories.fts(self.tracker.conn(), match, flt, top_k)]
+
+    def vector_scores(self, query: str, memory_ids: list[str]) -> dict[str, float]:
+        """Cosine of the query with each listed memory; ids without a vector are left out."""
+        ids = [check_memory_id(m) for m in memory_ids]
+        scores = self.vectors.scores(self.embed_query(query), [self.tracker.hash_fn(m) for m in ids])
+        return {m: float(s) for m, s in zip(ids, scores) if not np.isnan(s)}
+
+    def embed_query(self, query: str) -> np.ndarray:
+        if not isinstance(query, str):
+            raise InvalidArgument(f"query must be a string, got {type(query).__name__}")
+        return self.embedder.embed([query])[0]

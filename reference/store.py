@@ -1,0 +1,253 @@
+"""`MemoryStore`: the reference store facade over one data directory.
+
+    store = MemoryStore.open(data_dir, clock=LogicalClock())
+    entry = store.write_memory("token refresh races", task="task:debug", context=["context:auth"])
+    hits = store.search_memories("refresh race", context=["context:auth"])
+
+The data directory holds `tracker.db`, `blob.dat`, `vectors.f32` and
+`vectors.keys` (formats in reference/README.md). Every timestamp comes from
+the injected clock; the optional redactor is applied to every text before it
+reaches the blob, the tracker, FTS or the vectors; every operation emits a
+telemetry event. Components are public attributes (`tracker`, `blob`,
+`vectors`, `embedder`, `clock`) for the parts of the store built on them.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from reference import code_search as _code
+from reference.blob import Blob
+from reference.clock import Clock
+from reference.embed import Embedder, HashingEmbedder
+from reference.errors import NotFound, StoreError
+from reference.indexer import Indexer, IndexResult
+from reference.keys import hash64
+from reference.memories import InvalidArgument, Memories
+from reference.memory_record import MemoryEntry, SearchHit
+from reference.store_telemetry import StoreTelemetry
+from reference.telemetry import TelemetrySink
+from reference.tracker import Tracker
+from reference.vector_search import check_kinds, topk_hits
+from reference.vectors import VectorCache
+
+DATA_FILES = ("tracker.db", "tracker.db-wal", "tracker.db-shm", "blob.dat", "vectors.f32", "vectors.keys")
+
+
+class StoreClosed(StoreError):
+    """The store was closed."""
+
+
+class MemoryStore:
+    """Memories, code index and unified search over one data directory."""
+
+    def __init__(self, data_dir: Path, clock: Clock, embedder: Embedder, telemetry: TelemetrySink | None,
+                 redactor: Callable[[str], str] | None, hash_fn: Callable[[str], int]) -> None:
+        self.data_dir, self.clock, self.embedder, self.redactor = data_dir, clock, embedder, redactor
+        self.telemetry = StoreTelemetry(telemetry, clock)
+        self.blob = Blob(data_dir / "blob.dat")
+        self.vectors = VectorCache(data_dir, embedder.dim, model=embedder.name)
+        self.tracker = Tracker(data_dir / "tracker.db", hash_fn=hash_fn)
+        self.memories = Memories(self.tracker, self.blob, self.vectors, embedder, clock, redactor)
+        self.indexer = Indexer(self.tracker, self.blob, self.vectors, embedder, clock, redactor)
+        self._closed = False
+
+    @classmethod
+    def open(cls, data_dir: str | Path, *, clock: Clock, embedder: Embedder | None = None,
+             telemetry: TelemetrySink | None = None, redactor: Callable[[str], str] | None = None,
+             hash_fn: Callable[[str], int] = hash64) -> "MemoryStore":
+        """Open (creating if needed) the store in `data_dir`; recovers a torn blob/vector tail."""
+        if clock is None or not callable(getattr(clock, "now", None)):
+            raise StoreError("MemoryStore.open needs clock= (an object with now() -> float)")
+        path = Path(data_dir)
+        path.mkdir(parents=True, exist_ok=True)
+        return cls(path, clock, embedder or HashingEmbedder(), telemetry, redactor, hash_fn)
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self.tracker.close()
+            self.vectors.close()
+            self.blob.close()
+
+    def __enter__(self) -> "MemoryStore":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def set_context(self, scope: str | None = None, run_id: str | None = None, task_id: str | None = None) -> None:
+        """Scope, run and task ids stamped on every telemetry event from now on."""
+        self.telemetry.set_context(scope, run_id, task_id)
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreClosed(f"store {self.data_dir} is closed")
+
+    # -- memories ------------------------------------------------------------------
+    def write_memory(self, text: str, task: str | None = None, insights: list[str] | None = None,
+                     context: list[str] | None = None, symbol_keys: list[int] | None = None,
+                     tags: list[str] | None = None, metadata: dict[str, Any] | None = None) -> MemoryEntry:
+        self._check_open()
+        with self.telemetry.measure("write", "memory") as ev:
+            entry = self.memories.write(text, task, insights, context, symbol_keys, tags, metadata)
+            ev.memory_id = entry.id
+        return entry
+
+    def update_metadata(self, memory_id: str, updates: dict[str, Any], *, replace: bool = False) -> MemoryEntry:
+        """Merge (or with `replace`, swap in) metadata of an existing memory; `NotFound` if absent."""
+        self._check_open()
+        with self.telemetry.measure("overwrite", "memory", memory_id):
+            return self.memories.update_metadata(memory_id, updates, replace_all=replace)
+
+    def get_memory(self, memory_id: str) -> MemoryEntry | None:
+        self._check_open()
+        with self.telemetry.measure("read", "memory", memory_id) as ev:
+            entry = self.memories.get(memory_id)
+            ev.extra["found"] = entry is not None
+        return entry
+
+    def delete_memory(self, memory_id: str) -> bool:
+        self._check_open()
+        with self.telemetry.measure("delete", "memory", memory_id) as ev:
+            found = self.memories.delete(memory_id)
+            ev.extra["found"] = found
+        return found
+
+    def search_memories(self, query: str | None = None, task: str | None = None, context: list[str] | None = None,
+                        insights: list[str] | None = None, tags: list[str] | None = None, top_k: int = 10,
+                        where_metadata: dict[str, list] | None = None) -> list[SearchHit]:
+        self._check_open()
+        flt = self.memories.filter(task, context, insights, tags, where_metadata)
+        with self.telemetry.measure("query", "memory", mode="filtered") as ev:
+            hits = self.memories.search(query, flt, top_k)
+            ev.extra["results"] = len(hits)
+        return hits
+
+    def keyword_search(self, query: str, top_k: int = 10, where_metadata: dict[str, list] | None = None
+                       ) -> list[SearchHit]:
+        self._check_open()
+        flt = self.memories.filter(where_metadata=where_metadata)
+        with self.telemetry.measure("query", "memory", mode="keyword") as ev:
+            hits = self.memories.keyword(query, flt, top_k)
+            ev.extra["results"] = len(hits)
+        return hits
+
+    def list_memories(self, task: str | None = None, context: list[str] | None = None, limit: int = 50,
+                      offset: int = 0, where_metadata: dict[str, list] | None = None) -> list[MemoryEntry]:
+        self._check_open()
+        flt = self.memories.filter(task, context, where_metadata=where_metadata)
+        with self.telemetry.measure("query", "memory", mode="list") as ev:
+            out = self.memories.list(flt, limit, offset)
+            ev.extra["results"] = len(out)
+        return out
+
+    def iter_memories(self, task: str | None = None, context: list[str] | None = None) -> Iterator[MemoryEntry]:
+        """Every matching memory, oldest first (no telemetry: a maintenance scan, not a recall)."""
+        self._check_open()
+        return self.memories.iter(self.memories.filter(task, context))
+
+    # -- unified and code search --------------------------------------------------
+    def search_all(self, query: str, top_k: int = 10, types: list[str] | None = None) -> list[SearchHit]:
+        """Seed 000 §4.2: semantic search across files, symbols, chunks and memories."""
+        self._check_open()
+        kinds = check_kinds(types)
+        with self.telemetry.measure("query", None, mode="unified") as ev:
+            hits = topk_hits(self.tracker, self.vectors, self.memories.embed_query(query), _k(top_k), kinds)
+            ev.extra["results"] = len(hits)
+        return hits
+
+    def vector_topk(self, query: str, k: int, kinds: tuple[str, ...] | list[str] = ("memory",)) -> list[SearchHit]:
+        self._check_open()
+        return topk_hits(self.tracker, self.vectors, self.memories.embed_query(query), _k(k), check_kinds(kinds))
+
+    def vector_scores(self, query: str, memory_ids: list[str]) -> dict[str, float]:
+        self._check_open()
+        return self.memories.vector_scores(query, memory_ids)
+
+    def fts_scores(self, query: str, k: int) -> dict[str, float]:
+        """Memory id -> -bm25 for the `k` best keyword matches (higher is better)."""
+        self._check_open()
+        return {h.id: h.score for h in self.memories.keyword(query, self.memories.filter(), _k(k))}
+
+    def code_search(self, query: str, top_k: int = 10) -> list[SearchHit]:
+        self._check_open()
+        with self.telemetry.measure("query", "chunk", mode="code") as ev:
+            hits = _code.code_search(self.tracker, self.vectors, self.memories.embed_query(query), _k(top_k))
+            ev.extra["results"] = len(hits)
+        return hits
+
+    def symbol_search(self, query: str, top_k: int = 10) -> list[SearchHit]:
+        self._check_open()
+        with self.telemetry.measure("query", "symbol", mode="symbol") as ev:
+            hits = _code.symbol_search(self.tracker, self.vectors, query, self.memories.embed_query(query), _k(top_k))
+            ev.extra["results"] = len(hits)
+        return hits
+
+    def code_keyword_search(self, query: str, top_k: int = 10) -> list[SearchHit]:
+        self._check_open()
+        with self.telemetry.measure("query", "chunk", mode="code_keyword") as ev:
+            hits = _code.code_keyword_search(self.tracker, query, _k(top_k))
+            ev.extra["results"] = len(hits)
+        return hits
+
+    # -- indexing ------------------------------------------------------------------
+    def index_file(self, path: str | Path, root: str | Path) -> IndexResult:
+        self._check_open()
+        with self.telemetry.measure("write", "file") as ev:
+            result = self.indexer.index_file(path, root)
+            ev.memory_id = result.file_keys[0] if result.file_keys else None
+            ev.extra.update(symbols=result.symbols, chunks=result.chunks, unchanged=result.files_unchanged)
+        return result
+
+    def index_directory(self, root: str | Path, glob: str = "**/*.py") -> IndexResult:
+        self._check_open()
+        with self.telemetry.measure("write", "file", mode="directory") as ev:
+            result = self.indexer.index_directory(root, glob)
+            ev.extra.update(files=result.files_indexed, unchanged=result.files_unchanged, errors=len(result.errors))
+        return result
+
+    def register_file(self, path: str | Path, root: str | Path) -> dict:
+        self._check_open()
+        with self.telemetry.measure("write", "file", mode="register") as ev:
+            row = self.indexer.register_file(path, root)
+            ev.memory_id = row["key"]
+        return row
+
+    def read_content(self, key_hash: int) -> bytes:
+        """The blob bytes of a file, symbol, chunk or memory, via its tracker row (seed 000 §1.3)."""
+        self._check_open()
+        with self.telemetry.measure("read", None) as ev:
+            conn = self.tracker.conn()
+            found = self.tracker.code.locate(conn, key_hash)
+            if found is not None:
+                ev.entity_type, row = found
+                ev.memory_id = self.tracker.keys.get_key(conn, key_hash)
+                off, length = row["blob_offset"], row["blob_length"]
+            else:
+                entry = self.tracker.memories.get(conn, key_hash)
+                if entry is None or entry.blob_offset is None:
+                    raise NotFound(f"no stored content for key hash {key_hash:#018x}")
+                ev.entity_type, ev.memory_id = "memory", entry.id
+                off, length = entry.blob_offset, entry.blob_length
+            return self.blob.read_slice(off, length)
+
+    def stats(self) -> dict[str, Any]:
+        """Row counts, vector counts, schema version and the size of each file on disk."""
+        self._check_open()
+        files = {name: (self.data_dir / name).stat().st_size for name in DATA_FILES if (self.data_dir / name).exists()}
+        return {
+            "counts": self.tracker.counts(),
+            "vectors": self.vectors.stats(),
+            "schema_version": self.tracker.schema_version(),
+            "embedder": {"name": self.embedder.name, "dim": self.embedder.dim},
+            "bytes": files,
+            "bytes_total": sum(files.values()),
+        }
+
+
+def _k(k: Any) -> int:
+    if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+        raise InvalidArgument(f"top_k must be a non-negative integer, got {k!r}")
+    return k
