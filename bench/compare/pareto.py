@@ -56,6 +56,8 @@ def plot_pareto(comparison: dict[str, Any], path: Path) -> Path | None:
             ax.annotate(b, (lat, q), textcoords="offset points", xytext=(6, 4), fontsize=8)
         ax.plot([pts[b][0] for b in front], [pts[b][1] for b in front], "--", color="grey", zorder=2,
                 label="Pareto front")
+        ax.set_ylim(0, 1.05)  # nDCG lives in [0, 1]; a fixed axis keeps small gaps small
+        ax.set_xlim(left=0)
         ax.set_title(name)
         ax.set_xlabel("p95 latency of queries (ms, lower is better)")
         ax.set_ylabel("nDCG@10 (higher is better)")

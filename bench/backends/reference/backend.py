@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from reference.clock import Clock
+from reference.rankers import RANKERS, Query, make_ranker
 from reference.store import MemoryStore
 from reference.telemetry import TelemetrySink
 
@@ -28,11 +29,13 @@ class ReferenceBackend(Backend):
         C.MEMORY_WRITE, C.MEMORY_GET, C.MEMORY_LIST, C.MEMORY_SEARCH, C.MEMORY_FILTERS,
         C.KEYWORD_SEARCH, C.MEMORY_DELETE, C.METADATA_FILTERS, C.CODE_INDEX, C.CODE_SEARCH,
     })
-    options = ("galaxybrain",)
+    options = tuple(RANKERS)
 
     def open(self, data_dir: Path, clock: Clock, telemetry: TelemetrySink) -> None:
         self.data_dir = Path(data_dir)
         self.store = MemoryStore.open(self.data_dir, clock=clock, telemetry=telemetry)
+        self.ranker = make_ranker(self.option or "galaxybrain", self.store)
+        self.session_id: str | None = None
 
     def close(self) -> None:
         self.store.close()
@@ -42,6 +45,7 @@ class ReferenceBackend(Backend):
 
     def set_context(self, scope, run_id, task_id, session_id) -> None:
         self.store.set_context(scope=scope, run_id=run_id, task_id=task_id)
+        self.session_id = session_id
 
     # memory ---------------------------------------------------------------
     def write_memory(self, text, task=None, insights=None, context=None, symbol_keys=None, tags=None,
@@ -58,8 +62,8 @@ class ReferenceBackend(Backend):
 
     def search_memories(self, query=None, task=None, context=None, insights=None, tags=None, top_k=10,
                         where_metadata=None) -> list[Hit]:
-        hits = self.store.search_memories(query=query, task=task, context=context, insights=insights,
-                                          tags=tags, top_k=top_k, where_metadata=where_metadata)
+        hits = self.ranker.search(Query(query, task, context, insights, tags, top_k, where_metadata,
+                                        session_id=self.session_id))
         return [Hit(h.id, h.score) for h in hits]
 
     def keyword_search(self, query: str, top_k: int = 10) -> list[Hit]:
@@ -86,4 +90,4 @@ class ReferenceBackend(Backend):
 
 
 def _as_dict(result: Any) -> dict[str, Any]:
-    return result.to_dict() if hasattr(result, "to_dict") else dict(result)
+    return result.to_dict()

@@ -1,0 +1,37 @@
+"""The ranker protocol and the query it answers."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from reference.memory_record import SearchHit
+
+
+@dataclass(frozen=True)
+class Query:
+    """A memory search: free text plus the structured filters of seed 000 §4.3.
+
+    `session_id` lets session-aware rankers (Memory Lane) avoid re-surfacing a
+    memory already injected in the same session; `options` carries ranker-
+    specific settings (e.g. a temporal filter) without widening the protocol.
+    """
+
+    text: str | None = None
+    task: str | None = None
+    context: list[str] | None = None
+    insights: list[str] | None = None
+    tags: list[str] | None = None
+    top_k: int = 10
+    where_metadata: dict[str, list] | None = None
+    session_id: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+class Ranker(Protocol):
+    """Answers memory searches over one open `MemoryStore`."""
+
+    name: str
+
+    def search(self, query: Query) -> list[SearchHit]:
+        """Hits best first; scores descending, ties broken by id ascending."""
+        ...
