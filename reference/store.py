@@ -52,6 +52,11 @@ class MemoryStore:
         self.memories = Memories(self.tracker, self.blob, self.vectors, embedder, clock, redactor)
         self.indexer = Indexer(self.tracker, self.blob, self.vectors, embedder, clock, redactor)
         self._closed = False
+        # Layers built on the store (knowledge, memory lane, project memory) keep
+        # their state here, keyed by name, so each is created once per open store.
+        self.extensions: dict[str, Any] = {}
+        self._write_listeners: list[Callable[[MemoryEntry], None]] = []
+        self._delete_listeners: list[Callable[[str], None]] = []
 
     @classmethod
     def open(cls, data_dir: str | Path, *, clock: Clock, embedder: Embedder | None = None,
@@ -93,7 +98,17 @@ class MemoryStore:
         with self.telemetry.measure("write", "memory") as ev:
             entry = self.memories.write(text, task, insights, context, symbol_keys, tags, metadata)
             ev.memory_id = entry.id
+        for listener in self._write_listeners:
+            listener(entry)
         return entry
+
+    def add_write_listener(self, fn: Callable[[MemoryEntry], None]) -> None:
+        """Call `fn(entry)` after every memory write commits (layers extract entities, ...)."""
+        self._write_listeners.append(fn)
+
+    def add_delete_listener(self, fn: Callable[[str], None]) -> None:
+        """Call `fn(memory_id)` after a memory is deleted, so layers drop what they derived from it."""
+        self._delete_listeners.append(fn)
 
     def update_metadata(self, memory_id: str, updates: dict[str, Any], *, replace: bool = False) -> MemoryEntry:
         """Merge (or with `replace`, swap in) metadata of an existing memory; `NotFound` if absent."""
@@ -113,6 +128,9 @@ class MemoryStore:
         with self.telemetry.measure("delete", "memory", memory_id) as ev:
             found = self.memories.delete(memory_id)
             ev.extra["found"] = found
+        if found:
+            for listener in self._delete_listeners:
+                listener(memory_id)
         return found
 
     def search_memories(self, query: str | None = None, task: str | None = None, context: list[str] | None = None,

@@ -15,13 +15,14 @@ from reference.telemetry import TelemetrySink
 
 from bench.backends.capabilities import Capability as C
 from bench.backends.interface import Backend, Hit
+from bench.backends.reference.part import ReferencePart
 
 
 def _dir_bytes(root: Path) -> int:
     return sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
 
 
-class ReferenceBackend(Backend):
+class ReferenceBackend(ReferencePart, Backend):
     """Embedded reference store, in-process."""
 
     name = "reference"
@@ -32,13 +33,17 @@ class ReferenceBackend(Backend):
     options = tuple(RANKERS)
 
     def open(self, data_dir: Path, clock: Clock, telemetry: TelemetrySink) -> None:
-        self.data_dir = Path(data_dir)
+        self.data_dir, self.clock, self.telemetry = Path(data_dir), clock, telemetry
         self.store = MemoryStore.open(self.data_dir, clock=clock, telemetry=telemetry)
-        self.ranker = make_ranker(self.option or "galaxybrain", self.store)
         self.session_id: str | None = None
+        self._on_open()
+        self.ranker = make_ranker(self.option or "galaxybrain", self.store)
 
     def close(self) -> None:
-        self.store.close()
+        try:
+            self._on_close()
+        finally:
+            self.store.close()
 
     def storage_bytes(self) -> int:
         return _dir_bytes(self.data_dir)
