@@ -29,6 +29,7 @@ from reference.embed import Embedder
 from reference.errors import StoreError
 from reference.keys import chunk_key, file_key, sym_key
 from reference.tracker import ChunkRow, FileRow, SymbolRow, Tracker
+from reference.vector_search import KIND_TAGS
 from reference.vectors import VectorCache
 
 
@@ -137,8 +138,10 @@ class Indexer:
             all_hashes = [fh] + hashes
             self.vectors.remove_many(sorted(removed - set(all_hashes)))
             keep = np.linalg.norm(vecs, axis=1) > 0  # a text without words has no vector
+            tags = [KIND_TAGS["file"]] + [KIND_TAGS[kind] for _, kind, _, _ in units]
             if keep.any():
-                self.vectors.put_many([h for h, k in zip(all_hashes, keep) if k], vecs[keep])
+                self.vectors.put_many([h for h, k in zip(all_hashes, keep) if k], vecs[keep],
+                                      [t for t, k in zip(tags, keep) if k])
             if not keep[0]:
                 self.vectors.remove(fh)
         result.files_indexed, result.symbols, result.chunks = 1, len(sym_rows), len(chunk_rows)

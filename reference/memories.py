@@ -27,6 +27,7 @@ from reference.memory_record import MemoryEntry, SearchHit, memory_blob_record
 from reference.ontology import check_context, check_insights, check_task
 from reference.tracker import MemoryFilter, Tracker, check_where_metadata, fts_match
 from reference.tracker.memories_table import ORDER_NEWEST
+from reference.vector_search import KIND_TAGS
 from reference.vectors import VectorCache
 
 
@@ -88,7 +89,7 @@ class Memories:
                 entry = replace(entry, blob_offset=ref.offset, blob_length=ref.length)
                 self.tracker.memories.insert(conn, entry)
                 if np.any(vec):
-                    self.vectors.put(kh, vec)
+                    self.vectors.put(kh, vec, KIND_TAGS["memory"])
                     put = True
         except BaseException:
             if put:
@@ -161,10 +162,14 @@ class Memories:
         if top_k == 0:
             return []
         conn = self.tracker.conn()
-        cands = np.asarray(self.tracker.memories.candidate_hashes(conn, flt), dtype=np.uint64)
-        if cands.size == 0:
-            return []
-        pairs = self.vectors.topk(self.embed_query(query), top_k, allowed=cands, with_ties=True)
+        qvec = self.embed_query(query)
+        if flt.empty:  # every memory is a candidate: the vector tags say which rows are memories
+            pairs = self.vectors.topk(qvec, top_k, tags=[KIND_TAGS["memory"]], with_ties=True)
+        else:
+            cands = np.asarray(self.tracker.memories.candidate_hashes(conn, flt), dtype=np.uint64)
+            if cands.size == 0:
+                return []
+            pairs = self.vectors.topk(qvec, top_k, allowed=cands, with_ties=True)
         entries = self.tracker.memories.get_many(conn, [h for h, _ in pairs])
         hits = [SearchHit(entries[h].id, "memory", s, entries[h]) for h, s in pairs if h in entries]
         hits.sort(key=lambda x: (-x.score, x.id))

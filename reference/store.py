@@ -4,8 +4,8 @@
     entry = store.write_memory("token refresh races", task="task:debug", context=["context:auth"])
     hits = store.search_memories("refresh race", context=["context:auth"])
 
-The data directory holds `tracker.db`, `blob.dat`, `vectors.f32` and
-`vectors.keys` (formats in reference/README.md). Every timestamp comes from
+The data directory holds `tracker.db`, `blob.dat`, `vectors.f32`,
+`vectors.tags` and `vectors.keys` (formats in reference/README.md). Every timestamp comes from
 the injected clock; the optional redactor is applied to every text before it
 reaches the blob, the tracker, FTS or the vectors; every operation emits a
 telemetry event. Components are public attributes (`tracker`, `blob`,
@@ -32,7 +32,8 @@ from reference.tracker import Tracker
 from reference.vector_search import check_kinds, topk_hits
 from reference.vectors import VectorCache
 
-DATA_FILES = ("tracker.db", "tracker.db-wal", "tracker.db-shm", "blob.dat", "vectors.f32", "vectors.keys")
+DATA_FILES = ("tracker.db", "tracker.db-wal", "tracker.db-shm", "blob.dat", "vectors.f32", "vectors.tags",
+              "vectors.keys")
 
 
 class StoreClosed(StoreError):

@@ -1,7 +1,7 @@
 """Unified semantic search over the vector cache (seed 000 §4.2), restricted by entity type.
 
 `topk_hits` embeds nothing: it takes a query vector, asks the cache for the
-best rows among the live keys of the requested types, names each hit by its
+best rows whose tag is one of the requested types, names each hit by its
 canonical key from the `keys` table and attaches the memory entry (memories)
 or the location (files, symbols, chunks). Ties are broken by id ascending.
 """
@@ -13,12 +13,12 @@ import numpy as np
 
 from reference.errors import StoreError
 from reference.memory_record import SearchHit
-from reference.tracker import MemoryFilter, Tracker
+from reference.tracker import Tracker
 from reference.vectors import VectorCache
 
 KINDS = ("file", "symbol", "chunk", "memory")
-_TABLE = {"file": "files", "symbol": "symbols", "chunk": "chunks"}
-_NO_FILTER = MemoryFilter()
+# The tag each vector row carries (vectors.tags); 0 means untagged.
+KIND_TAGS = {"file": 1, "symbol": 2, "chunk": 3, "memory": 4}
 
 
 class UnknownType(StoreError, ValueError):
@@ -37,27 +37,17 @@ def check_kinds(kinds: Iterable[str] | None) -> tuple[str, ...] | None:
     return out
 
 
-def live_hashes(tracker: Tracker, kinds: tuple[str, ...]) -> np.ndarray:
-    """Key hashes of the live records of these types (uint64)."""
-    conn = tracker.conn()
-    out: list[int] = []
-    for k in kinds:
-        if k == "memory":
-            out += tracker.memories.candidate_hashes(conn, _NO_FILTER)
-        else:
-            out += tracker.code.hashes(conn, _TABLE[k])
-    return np.asarray(out, dtype=np.uint64)
-
-
 def topk_hits(tracker: Tracker, vectors: VectorCache, qvec: np.ndarray, k: int,
               kinds: tuple[str, ...] | None = None) -> list[SearchHit]:
-    """The `k` nearest records of the given types (all types when None), best first."""
+    """The `k` nearest records of the given types (all types when None), best first.
+
+    The vector rows carry their entity kind as a tag, so restricting by type
+    needs no query to the tracker.
+    """
     if k <= 0:
         return []
-    allowed = None if kinds is None or set(kinds) == set(KINDS) else live_hashes(tracker, kinds)
-    if allowed is not None and allowed.size == 0:
-        return []
-    pairs = vectors.topk(qvec, k, allowed=allowed, with_ties=True)
+    tags = None if kinds is None else [KIND_TAGS[x] for x in kinds]
+    pairs = vectors.topk(qvec, k, tags=tags, with_ties=True)
     hits = describe(tracker, pairs)
     hits.sort(key=lambda h: (-h.score, h.id))
     return hits[:k]

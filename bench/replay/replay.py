@@ -12,7 +12,7 @@ from reference.telemetry import TelemetryEvent, TelemetrySink
 from bench.backends.interface import Backend, Unsupported
 from bench.replay.checks import evaluate, evaluate_error, score_ranking, zero_metrics
 from bench.replay.context import AliasError, ReplayContext
-from bench.replay.results import QueryResult, ScenarioResult, StepRecord
+from bench.replay.results import CheckResult, QueryResult, ScenarioResult, StepRecord
 from bench.scenario.model import Scenario, Step
 from bench.steps import STEPS
 
@@ -38,9 +38,19 @@ def _query_record(step: Step, metrics: dict[str, float], retrieved: list[str], u
                        metrics=metrics, retrieved=retrieved, unsupported=unsupported)
 
 
+def _check_names(expect) -> list[str]:
+    """The pass/fail checks an expect clause asks for (ranking is scored separately)."""
+    if expect is None:
+        return []
+    fields = ("found", "fields", "ids", "contains", "excludes", "count", "equals", "error")
+    return [f for f in fields if f in expect.model_fields_set and getattr(expect, f) is not None]
+
+
 def _unsupported(ctx: ReplayContext, scenario: Scenario, step: Step, sink: TelemetrySink,
                  result: ScenarioResult, needs: str) -> None:
-    result.steps.append(StepRecord(step.line, step.name, step.kind, "unsupported", None, f"needs {needs}"))
+    # Checks a step could not run count as failed, so declaring less never raises check_rate.
+    checks = [CheckResult(name, False, f"unsupported: needs {needs}") for name in _check_names(step.expect)]
+    result.steps.append(StepRecord(step.line, step.name, step.kind, "unsupported", None, f"needs {needs}", checks))
     if step.expect is not None and step.expect.relevant is not None:
         result.queries.append(_query_record(step, zero_metrics(step.expect), [], True))
     _emit(sink, ctx, scenario, step, STEPS[step.name].op, None, None, "unsupported")

@@ -1,8 +1,8 @@
 """Byte-level encodings shared by the store: framed values, canonical JSON, varints.
 
 Every LMDB value is framed as `version u8 | crc32 u32 LE | body`. The CRC
-covers the LMDB key and the body, so a flipped byte *and* a value copied under
-the wrong key are both detected; a bad frame raises `CorruptRecord` (or the
+covers the LMDB key, the version byte and the body, so a flipped byte *and* a
+value copied under the wrong key are both detected; a bad frame raises `CorruptRecord` (or the
 `error` class the caller names) and is never decoded.
 """
 from __future__ import annotations
@@ -21,20 +21,18 @@ _crc32 = zlib.crc32
 
 def frame(key: bytes, body: bytes) -> bytes:
     """Wrap `body` for storage under LMDB key `key`."""
-    return _FORMAT_BYTE + _crc32(body, _crc32(key)).to_bytes(4, "little") + body
+    return _FORMAT_BYTE + _crc32(body, _crc32(_FORMAT_BYTE, _crc32(key))).to_bytes(4, "little") + body
 
 
 def unframe(key: bytes, value: bytes, what: str = "record", error: type[Exception] = CorruptRecord) -> bytes:
     """Check a framed value and return its body, or raise `error` naming `what` and the key."""
     if len(value) < 5:
         raise error(f"{what} at LMDB key {key!r}: value of {len(value)} bytes is shorter than its 5-byte frame")
-    if value[0] != FORMAT:
-        if _crc32(value[5:], _crc32(key)) == int.from_bytes(value[1:5], "little"):
-            raise UnsupportedFormat(f"{what} at LMDB key {key!r}: format version {value[0]} (this code reads {FORMAT})")
-        raise error(f"{what} at LMDB key {key!r}: bad format byte {value[0]} and checksum mismatch")
     body = value[5:]
-    if _crc32(body, _crc32(key)) != int.from_bytes(value[1:5], "little"):
+    if _crc32(body, _crc32(value[:1], _crc32(key))) != int.from_bytes(value[1:5], "little"):
         raise error(f"{what} at LMDB key {key!r}: checksum mismatch ({len(value)} bytes)")
+    if value[0] != FORMAT:
+        raise UnsupportedFormat(f"{what} at LMDB key {key!r}: format version {value[0]} (this code reads {FORMAT})")
     return body
 
 

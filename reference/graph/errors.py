@@ -17,6 +17,7 @@ __all__ = [
     "KeyCollision",
     "MapFull",
     "NotFound",
+    "ReadOnly",
     "RevisionOutOfRange",
     "StoreClosed",
     "StoreError",
@@ -44,6 +45,10 @@ class TimeWentBackwards(StoreError, ValueError):
 
 class MapFull(StoreError):
     """The LMDB map filled up inside a batch; the batch was rolled back and the map grown."""
+
+
+class ReadOnly(StoreError):
+    """A write to a store opened with `readonly=True`."""
 
 
 class StoreClosed(StoreError):

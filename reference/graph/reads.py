@@ -60,10 +60,10 @@ class GraphReads:
         t0 = perf_counter()
 
         def fn(view: GraphView) -> Node | None:
-            nid = self._hash(id)
+            nid, rev = self._hash(id), view.resolve(at)
             if not view.known(id, nid):
                 return None
-            body = view.node_at(nid, view.resolve(at))
+            body = view.node_at(nid, rev)
             if body is None:
                 return None
             if body.get("id") != id:
@@ -81,10 +81,10 @@ class GraphReads:
 
         def fn(view: GraphView) -> Edge | None:
             rid = self._rel_id(view, rel)
-            sid, did = self._hash(src), self._hash(dst)
+            sid, did, rev = self._hash(src), self._hash(dst), view.resolve(at)
             if not (view.known(src, sid) and view.known(dst, did)):
                 return None
-            body = view.edge_at(ks.edge_id(sid, rid, did), view.resolve(at))
+            body = view.edge_at(ks.edge_id(sid, rid, did), rev)
             if body is None or body.get("deleted"):
                 return None
             return _record(Edge, body, src, src=src, rel=rel, dst=dst)

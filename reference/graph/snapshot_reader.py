@@ -36,7 +36,11 @@ class SnapshotReader:
         self._mm = mm
         self._buf = memoryview(mm)
         self._views: list[memoryview] = [self._buf]
-        self._parse()
+        try:
+            self._parse()
+        except BaseException:
+            self._release()
+            raise
 
     @classmethod
     def open(cls, path: str | os.PathLike) -> SnapshotReader:
@@ -54,12 +58,16 @@ class SnapshotReader:
 
     def close(self) -> None:
         if self._mm is not None:
-            for name in ("_ids", "_str_off", "_node_off", "_kv_path_off", "_kv_rec_off", "_out", "_in", "_sec"):
-                self.__dict__.pop(name, None)
-            for view in reversed(self._views):
-                view.release()
+            self._release()
             self._mm.close()
             self._mm = None
+
+    def _release(self) -> None:
+        for name in ("_ids", "_str_off", "_node_off", "_kv_path_off", "_kv_rec_off", "_out", "_in", "_sec"):
+            self.__dict__.pop(name, None)
+        for view in reversed(self._views):
+            view.release()
+        self._views = []
 
     def __enter__(self) -> SnapshotReader:
         return self

@@ -27,8 +27,8 @@ import lmdb
 
 from reference.graph import keyspace as ks
 from reference.graph.adjacency import CompactionPolicy
-from reference.graph.errors import MapFull, NotFound, StoreClosed, StoreError
-from reference.graph.gate import ReadGate
+from reference.graph.errors import MapFull, NotFound, ReadOnly, StoreClosed, StoreError
+from reference.graph.envpool import SharedEnv, acquire, release
 from reference.graph.reads import GraphReads
 from reference.graph.schema import initialise, is_initialised, load_relations
 from reference.graph.view import GraphView
@@ -42,8 +42,12 @@ DEFAULT_MAP_SIZE = 1 << 32  # 4 GiB of address space; the file grows as data doe
 class GraphStore(GraphReads):
     """One LMDB environment directory holding the graph; see the module docstring."""
 
-    def __init__(self, env: Any, clock: Any, telemetry: Any, policy: CompactionPolicy) -> None:
+    def __init__(self, shared: SharedEnv, clock: Any, telemetry: Any, policy: CompactionPolicy,
+                 readonly: bool) -> None:
+        env = shared.env
+        self._shared = shared
         self._env = env
+        self._readonly = readonly
         self._clock = clock
         self._sink = telemetry if telemetry is not None else NullSink()
         self._emit_on = not isinstance(self._sink, NullSink)
@@ -51,8 +55,8 @@ class GraphStore(GraphReads):
         self._hash = functools.lru_cache(maxsize=1 << 17)(hash64)
         self._names: dict[int, str] = {}
         self._adj_cache: dict[tuple[bytes, bytes], tuple] = {}  # exact: keyed by the list's own bytes
-        self._gate = ReadGate()
-        self._wlock = threading.RLock()
+        self._gate = shared.gate
+        self._wlock = shared.wlock
         self._local = threading.local()
         self._warned: set[bytes] = set()
         self._context: tuple[str | None, str | None] = (None, None)
@@ -76,27 +80,27 @@ class GraphStore(GraphReads):
             path.mkdir(parents=True, exist_ok=True)
         elif not (path / "data.mdb").exists():
             raise NotFound(f"no graph store at {path} (no data.mdb)")
-        env = lmdb.open(str(path), map_size=map_size, subdir=True, readonly=readonly, max_dbs=0,
-                        max_spare_txns=8, sync=sync, metasync=sync, readahead=False, lock=True)
+        shared = acquire(str(path), map_size, readonly, sync)
         try:
+            env = shared.env
             with env.begin() as txn:
                 ready = is_initialised(txn)
             if not ready:
                 if readonly:
                     raise StoreError(f"graph store at {path} is empty and opened read-only")
-                with env.begin(write=True) as txn:
+                with shared.wlock, env.begin(write=True) as txn:
                     if not is_initialised(txn):
                         initialise(txn)
-            return cls(env, clock, telemetry, compaction or CompactionPolicy())
+            return cls(shared, clock, telemetry, compaction or CompactionPolicy(), readonly)
         except BaseException:
-            env.close()
+            release(shared)
             raise
 
     def close(self) -> None:
+        """Close this handle; the environment closes with the last handle on it in this process."""
         if self._env is not None:
-            with self._wlock:
-                self._gate.exclusive(self._env.close)
-                self._env = None
+            self._env = None
+            release(self._shared)
 
     def __enter__(self) -> GraphStore:
         return self
@@ -113,6 +117,15 @@ class GraphStore(GraphReads):
         if self._env is None:
             raise StoreClosed(f"graph store at {self.path} is closed")
         return self._env
+
+    def _writable(self) -> Any:
+        env = self._check_open()
+        if self._readonly:
+            raise ReadOnly(f"graph store at {self.path} was opened read-only")
+        if self._shared.writer_thread == threading.get_ident():
+            raise StoreError(f"another GraphStore handle on {self.path} has a batch open in this thread; "
+                             "write through that handle (a second write transaction here would deadlock)")
+        return env
 
     def _read(self, fn: Callable[[GraphView], Any]) -> Any:
         env = self._check_open()
@@ -145,10 +158,11 @@ class GraphStore(GraphReads):
         if getattr(self._local, "writer", None) is not None:
             yield self
             return
-        env = self._check_open()
+        env = self._writable()
         with self._wlock:
             self._ensure_room(env)
             w = self._local.writer = self._new_writer(env)
+            self._shared.writer_thread = threading.get_ident()
             try:
                 yield self
                 if w.poisoned:
@@ -162,10 +176,11 @@ class GraphStore(GraphReads):
                 w.txn = None
             finally:
                 self._local.writer = None
+                self._shared.writer_thread = None
                 if w.txn is not None:
                     w.txn.abort()
-                    if w.full:
-                        self._grow(env)
+                    if w.full:  # grow generously: the caller must rerun the whole batch
+                        self._grow(env, env.info()["map_size"] * 4)
         self._after_commit(w)
 
     def _new_writer(self, env: Any) -> GraphWriter:
@@ -202,18 +217,20 @@ class GraphStore(GraphReads):
             return op(w)
         except lmdb.MapFullError:
             w.poisoned = w.full = True
-            raise MapFull(f"graph store at {self.path}: LMDB map full inside a batch; it will be rolled back") from None
+            raise MapFull(f"graph store at {self.path}: LMDB map full inside a batch: the batch is rolled back "
+                          "and the map grown; run the batch again") from None
         except BaseException:
             w.poisoned = w.head != head or len(w.lists) != lists
             raise
 
     def _write_one(self, op: Callable[[GraphWriter], Any]) -> Any:
         """One op in its own transaction; a full map is grown and the op retried."""
-        env = self._check_open()
+        env = self._writable()
         while True:
             with self._wlock:
                 self._ensure_room(env)
                 w = self._local.writer = self._new_writer(env)
+                self._shared.writer_thread = threading.get_ident()
                 try:
                     result = op(w)
                     w.flush()
@@ -223,6 +240,7 @@ class GraphStore(GraphReads):
                     w.full = True
                 finally:
                     self._local.writer = None
+                    self._shared.writer_thread = None
                     if w.txn is not None:
                         w.txn.abort()
                         if w.full:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import logging
 import math
+import os
+import sys
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -32,6 +34,15 @@ def _opt_str(value: object, what: str) -> str | None:
     if value is not None and not isinstance(value, str):
         raise TypeError(f"{what} must be a string or None, got {type(value).__name__} {value!r}")
     return value
+
+
+def _caller_level() -> int:
+    """The `stacklevel` that points a warning at the first frame outside this package."""
+    here = os.path.dirname(__file__)
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.dirname(frame.f_code.co_filename) == here:
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 class GraphWriter:
@@ -120,7 +131,7 @@ class GraphWriter:
             self.warned.add(key)
             msg = f"adjacency list {key!r}: {adj.tombstones} of {adj.count} entries are tombstones; run compact()"
             log.warning(msg)
-            warnings.warn(msg, TombstoneWarning, stacklevel=4)
+            warnings.warn(msg, TombstoneWarning, stacklevel=_caller_level())
 
     def _move_to_history(self, hist_prefix: bytes, old: dict, encode: Callable[[dict], bytes]) -> None:
         k = hist_prefix + ks.u32(old["rev"])

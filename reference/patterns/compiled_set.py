@@ -1,8 +1,9 @@
 """Compile a `PatternSet` (or fetch it from the disk cache) and scan with it.
 
 `compile_set` validates every pattern with `pattern_checker`, builds one
-Hyperscan block-mode database with HS_FLAG_SOM_LEFTMOST (plus the set's
-flags) or loads it from `DatabaseCache`, and returns a `CompiledSet` whose
+Hyperscan block-mode database (the set's flags, plus HS_FLAG_SOM_LEFTMOST on
+the patterns whose match starts nothing else bounds, see `pattern_shape`) or
+loads it from `DatabaseCache`, and returns a `CompiledSet` whose
 `scan` gives `re.finditer`-exact matches (see `match_confirmer`).
 """
 from __future__ import annotations

@@ -10,6 +10,7 @@ from reference.rankers.base import Ranker
 # name -> "module:factory", imported on first use so rankers stay independent
 RANKERS: dict[str, str] = {
     "galaxybrain": "reference.rankers.galaxybrain:GalaxybrainRanker",
+    "oracle-hybrid": "reference.rankers.oracle_hybrid:OracleHybridRanker",
 }
 
 

@@ -111,7 +111,8 @@ class CodeTables:
     def locate(self, conn: sqlite3.Connection, key_hash: int) -> tuple[str, dict] | None:
         """(kind, row as dict) of the file, symbol or chunk with this hash."""
         kh = to_db(key_hash)
-        for kind, cls, cols, table in (("file", FileRow, _FILE_COLS, "files"), ("symbol", SymbolRow, _SYM_COLS, "symbols"),
+        for kind, cls, cols, table in (("file", FileRow, _FILE_COLS, "files"),
+                                       ("symbol", SymbolRow, _SYM_COLS, "symbols"),
                                        ("chunk", ChunkRow, _CHUNK_COLS, "chunks")):
             row = conn.execute(f"SELECT {cols} FROM {table} WHERE key_hash = ?", (kh,)).fetchone()
             if row:

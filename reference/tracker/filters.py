@@ -37,6 +37,12 @@ class MemoryFilter:
     tags: tuple[str, ...] = ()
     where_metadata: dict[str, list[Any]] | None = field(default=None, hash=False)
 
+    @property
+    def empty(self) -> bool:
+        """True when no condition applies (every memory passes)."""
+        return (self.task is None and not self.context and not self.insights and not self.tags
+                and not self.where_metadata)
+
     def sql(self, alias: str = "m") -> tuple[str, list[Any]]:
         """A WHERE clause body (`"1"` when empty) and its parameters."""
         conds: list[str] = []
@@ -84,7 +90,8 @@ def _metadata_condition(alias: str, key: str, values: list[Any]) -> tuple[str, l
     scalars = [v for v in values if v is not None]
     if scalars:
         marks = ",".join("?" * len(scalars))
-        parts.append(f"EXISTS (SELECT 1 FROM json_each({alias}.metadata, ?) WHERE type != 'null' AND value IN ({marks}))")
+        parts.append(f"EXISTS (SELECT 1 FROM json_each({alias}.metadata, ?) "
+                     f"WHERE type != 'null' AND value IN ({marks}))")
         params.append(path)
         params.extend(int(v) if isinstance(v, bool) else v for v in scalars)
     if len(scalars) != len(values):

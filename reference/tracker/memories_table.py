@@ -126,6 +126,10 @@ class MemoriesTable:
 
     def fts(self, conn: sqlite3.Connection, match: str, flt: MemoryFilter, k: int) -> list[tuple[MemoryEntry, float]]:
         """Top `k` by bm25 as (entry, positive score = -bm25), ties by id ascending."""
+        if flt.empty:
+            fast = self._fts_unfiltered(conn, match, k)
+            if fast is not None:
+                return fast
         where, params = flt.sql("m")
         sql = (
             f"SELECT * FROM (SELECT {', '.join('m.' + c.strip() for c in COLUMNS.split(','))}, "
@@ -133,6 +137,28 @@ class MemoriesTable:
             f"WHERE memories_fts MATCH ? AND {where}) ORDER BY score DESC, id ASC LIMIT ?"
         )
         return [(entry_from_row(r[:-1]), float(r[-1])) for r in conn.execute(sql, [match, *params, k])]
+
+    def _fts_unfiltered(self, conn: sqlite3.Connection, match: str, k: int
+                        ) -> list[tuple[MemoryEntry, float]] | None:
+        """Rank in the FTS index alone, then read only the winners' rows.
+
+        Joining every match with its row before sorting costs more than bm25
+        itself at 10k memories. Ids are not in the index, so ties at the k-th
+        score are re-broken here; None (use the join) if the tie group at the
+        cut is larger than the slack fetched.
+        """
+        slack = k + 16
+        rows = conn.execute(
+            "SELECT rowid, -bm25(memories_fts) AS score FROM memories_fts WHERE memories_fts MATCH ? "
+            "ORDER BY bm25(memories_fts) LIMIT ?", (match, slack)).fetchall()
+        if len(rows) == slack and rows[-1][1] == rows[k - 1][1]:
+            return None
+        if len(rows) > k:
+            rows = [r for r in rows if r[1] >= rows[k - 1][1]]
+        entries = self.get_many(conn, [from_db(r[0]) for r in rows])
+        out = [(entries[from_db(rid)], float(score)) for rid, score in rows if from_db(rid) in entries]
+        out.sort(key=lambda es: (-es[1], es[0].id))
+        return out[:k]
 
     def count(self, conn: sqlite3.Connection) -> int:
         return conn.execute("SELECT count(*) FROM memories").fetchone()[0]

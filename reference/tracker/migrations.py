@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Callable
 
 from reference.errors import StoreError
+from reference.knowledge.schema import knowledge_schema
 
 FTS_TOKENIZER = "porter unicode61 remove_diacritics 2"
 
@@ -75,6 +76,7 @@ def _v2(conn: sqlite3.Connection) -> None:
 
 
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2]
+MIGRATIONS.append(knowledge_schema)  # v3: seed 001 knowledge tables (reference/knowledge/schema.py)
 LATEST = len(MIGRATIONS)
 
 

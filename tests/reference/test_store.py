@@ -236,7 +236,7 @@ def test_same_operations_give_identical_stores(tmp_path):
     assert _dump_tables(stores[0]) == _dump_tables(stores[1])
     for s in stores:
         s.close()
-    for f in ("blob.dat", "vectors.f32", "vectors.keys"):
+    for f in ("blob.dat", "vectors.f32", "vectors.tags", "vectors.keys"):
         assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes(), f
 
 

@@ -186,3 +186,14 @@ def test_code_search_returns_code_only(mixed):
     hits = s.code_search("round invoice total", top_k=2)
     assert {h.kind for h in hits} <= {"chunk", "file"}
     assert hits[0].meta["path"] == "billing.py"
+
+
+@pytest.mark.parametrize("copies", [5, 30])  # 30: the tie group is larger than the fast path's slack
+def test_keyword_ties_by_id_on_both_fts_paths(tmp_path, copies):
+    s = MemoryStore.open(tmp_path / "d", clock=LogicalClock())
+    ids = [s.write_memory("alpha beta gamma", metadata={"all": 1}).id for _ in range(copies)]
+    s.write_memory("alpha only")
+    fast = [h.id for h in s.keyword_search("alpha beta", top_k=3)]
+    joined = [h.id for h in s.keyword_search("alpha beta", top_k=3, where_metadata={"all": [1]})]
+    assert fast == joined == sorted(ids)[:3]
+    s.close()

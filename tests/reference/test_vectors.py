@@ -81,6 +81,20 @@ def test_topk_matches_brute_force_model(tmp_path_factory, data, q, k, restrict):
     vc.close()
 
 
+def test_tags_restrict_topk(tmp_path):
+    vc = VectorCache(tmp_path, 2)
+    vc.put_many([1, 2, 3], np.array([[1.0, 0], [0.9, 0.1], [0.8, 0.2]]), tags=[4, 2, 4])
+    assert [k for k, _ in vc.topk([1.0, 0], 5, tags=[4])] == [1, 3]
+    assert [k for k, _ in vc.topk([1.0, 0], 5, tags=[2, 7])] == [2]
+    assert [k for k, _ in vc.topk([1.0, 0], 5, allowed=np.array([2, 3], dtype=np.uint64), tags=[4])] == [3]
+    vc.put(3, [1.0, 0.0], tag=2)  # a re-put may carry another tag: the latest row's counts
+    assert vc.tag(3) == 2 and vc.tag(99) is None
+    assert [k for k, _ in vc.topk([1.0, 0], 5, tags=[4])] == [1]
+    with pytest.raises(ValueError, match="tags"):
+        vc.put(4, [1.0, 0], tag=256)
+    vc.close()
+
+
 def test_ties_are_broken_by_key_and_with_ties_keeps_all_equal_scores(tmp_path):
     vc = VectorCache(tmp_path, 2)
     vc.put_many([30, 10, 20, 40], np.array([[1.0, 0], [1.0, 0], [1.0, 0], [0, 1.0]]))
@@ -115,11 +129,12 @@ def test_reopen_gives_the_same_answers(tmp_path):
 
 def test_documented_file_format_loads_with_numpy_memmap(tmp_path):
     vc = VectorCache(tmp_path, 4, model="hashing-v1")
-    vc.put_many([5, 6], np.array([[1.0, 0, 0, 0], [0, 3.0, 4.0, 0]]))
+    vc.put_many([5, 6], np.array([[1.0, 0, 0, 0], [0, 3.0, 4.0, 0]]), tags=[3, 9])
     vc.close()
     head = (tmp_path / "vectors.f32").read_bytes()[:64]
     magic, version, dim = struct.unpack("<8sII", head[:16])
-    assert (magic, version, dim) == (b"CMVECF32", 1, 4)
+    assert (magic, version, dim) == (b"CMVECF32", 2, 4)
+    assert (tmp_path / "vectors.tags").read_bytes() == bytes([3, 9])
     assert head[16:48].rstrip(b"\0") == b"hashing-v1"
     rows = np.memmap(tmp_path / "vectors.f32", dtype="<f4", mode="r", offset=64, shape=(2, 4))
     keys = np.fromfile(tmp_path / "vectors.keys", dtype="<u8")

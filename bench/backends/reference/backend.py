@@ -15,6 +15,7 @@ from reference.telemetry import TelemetrySink
 
 from bench.backends.capabilities import Capability as C
 from bench.backends.interface import Backend, Hit
+from bench.backends.reference.knowledge import KnowledgePart
 from bench.backends.reference.part import ReferencePart
 
 
@@ -22,13 +23,14 @@ def _dir_bytes(root: Path) -> int:
     return sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
 
 
-class ReferenceBackend(ReferencePart, Backend):
+class ReferenceBackend(KnowledgePart, ReferencePart, Backend):
     """Embedded reference store, in-process."""
 
     name = "reference"
     capabilities = frozenset({
         C.MEMORY_WRITE, C.MEMORY_GET, C.MEMORY_LIST, C.MEMORY_SEARCH, C.MEMORY_FILTERS,
         C.KEYWORD_SEARCH, C.MEMORY_DELETE, C.METADATA_FILTERS, C.CODE_INDEX, C.CODE_SEARCH,
+        C.KNOWLEDGE,
     })
     options = tuple(RANKERS)
 

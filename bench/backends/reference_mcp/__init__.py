@@ -1,0 +1,1 @@
+"""The `reference-mcp` backend: the reference store through a real MCP stdio session."""

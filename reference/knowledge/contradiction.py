@@ -1,0 +1,72 @@
+"""Does a newer memory contradict an older, similar one? (seed 001 §3 `detectRelationType`, no LLM)
+
+The seed asks an LLM "do these texts contradict each other?"; this rule
+answers from the texts alone. Tried in order on the two texts' word tokens
+(lowercased; trailing punctuation stripped), the first that fires decides
+`updates`, none of them `extends`:
+
+1. marker: the newer text carries an explicit supersede marker that the
+   older lacks - "instead of", "no longer", "not anymore", "replaced",
+   "replaces", "supersede(s|d)", "deprecated", "switched to/from",
+   "changed to/from", "now uses/is/are", "was wrong", "correction";
+2. negation flip: the texts differ in the parity of negation words (not, no,
+   never, cannot, without, disabled, n't forms) and a negation is among the
+   words that differ (`difflib` alignment);
+3. value change: an aligned replacement swaps a number for a different
+   number ("3 retries" -> "5 retries");
+4. substitution: the alignment has replacements only of at most
+   `MAX_SWAPPED` words on each side, the unchanged words cover at least
+   `MIN_KEPT` of the longer text, and the newer text has no additive marker
+   ("also", "additionally", "in addition", "furthermore", "moreover", "as
+   well"): the same statement with a different value ("uses redis" ->
+   "uses memcached").
+Pure insertions (the old statement kept, new words added) are `extends`.
+"""
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+
+MAX_SWAPPED = 3
+MIN_KEPT = 0.6
+_TOKEN = re.compile(r"[\w./:#\-']+")
+_MARKER = re.compile(
+    r"\b(instead of|no longer|not anymore|replaced|replaces|supersedes?|superseded|deprecated|"
+    r"switched (?:to|from)|changed (?:to|from)|now (?:uses?|is|are)|was wrong|correction)\b", re.I)
+_ADDITIVE = re.compile(r"\b(also|additionally|in addition|furthermore|moreover|as well)\b", re.I)
+_NEGATIONS = frozenset("not no never cannot can't won't don't doesn't isn't aren't wasn't shouldn't mustn't "
+                       "without disabled nothing none".split())
+_NUMBER = re.compile(r"^\d+(?:\.\d+)?[a-z%]*$")
+
+
+def tokens(text: str) -> list[str]:
+    return [t.strip(".,;:!?'\"").lower() for t in _TOKEN.findall(text) if t.strip(".,;:!?'\"")]
+
+
+def _negations(toks: list[str]) -> int:
+    return sum(t in _NEGATIONS or t.endswith("n't") for t in toks)
+
+
+def contradiction(old: str, new: str) -> str | None:
+    """The reason the newer text contradicts the older (`marker:...`, `negation`, `value`, `substitution`), or None."""
+    m = _MARKER.search(new)
+    if m and not re.search(re.escape(m.group(0)), old, re.I):
+        return "marker:" + m.group(0).lower()
+    a, b = tokens(old), tokens(new)
+    ops = SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    changed_old = [t for tag, i1, i2, _, _ in ops if tag != "equal" for t in a[i1:i2]]
+    changed_new = [t for tag, _, _, j1, j2 in ops if tag != "equal" for t in b[j1:j2]]
+    if _negations(a) % 2 != _negations(b) % 2 and (_negations(changed_old) or _negations(changed_new)):
+        return "negation"
+    replaces = [(a[i1:i2], b[j1:j2]) for tag, i1, i2, j1, j2 in ops if tag == "replace"]
+    for old_part, new_part in replaces:
+        old_nums = [t for t in old_part if _NUMBER.match(t)]
+        new_nums = [t for t in new_part if _NUMBER.match(t)]
+        if old_nums and new_nums and old_nums != new_nums:
+            return "value"
+    kept = sum(i2 - i1 for tag, i1, i2, _, _ in ops if tag == "equal")
+    only_replaces = replaces and all(tag in ("equal", "replace") for tag, *_ in ops)
+    if (only_replaces and all(len(o) <= MAX_SWAPPED and len(n) <= MAX_SWAPPED for o, n in replaces)
+            and kept >= MIN_KEPT * max(len(a), len(b)) and not _ADDITIVE.search(new)):
+        return "substitution"
+    return None

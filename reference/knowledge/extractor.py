@@ -1,0 +1,144 @@
+"""Rule-based entity extraction (seed 001 §2, option B, extended for code; no LLM).
+
+Rules run in a fixed order; each claims the characters it matched, and a
+later rule never takes a match that overlaps a claimed span (so `src/a.py`
+is one file, not also a dotted symbol). Order, entity type, confidence:
+
+| rule | finds | type | conf |
+|---|---|---|---|
+| masks | URLs and e-mail addresses are blanked first | - | - |
+| sym_key | `sym:path#Name:kind:1:9` | symbol `path#name` | 1.0 |
+| file_key | `file:path` | file | 1.0 |
+| slug | `project:x`, `agent:x`, `feature:x`, ... (seed 004 resolver) | the prefix | 1.0 |
+| dates | ISO / US / month-name dates; relative dates | time (`YYYY-MM-DD`) | 1.0 / 0.9 / 0.95; 0.85 |
+| path | paths with a slash (file or directory), bare file names | file / dir | 0.95 / 0.8 / 0.8 |
+| path_slug | seed 004 `src/features/auth` -> `feature:auth` (inside a path span) | the container kind | 0.9 |
+| module | `from a.b import`, `import a.b` (line start, code span or dotted), `module a.b` | module | 0.9 / 0.8 |
+| dotted | `authClient.refresh`, `os.path.join()`; every part an identifier, not all one letter | symbol | 0.7 |
+| call | `refresh_token()` | symbol | 0.75 |
+| code_span | an identifier in backticks, `` `getUserName` `` | symbol | 0.8 |
+| gazetteer | configured names (people, places, concepts), case-insensitive whole words | its type | 0.9 |
+| concepts | `metadata.concepts` (oracle_learn's `concepts`) | concept | 1.0 |
+
+Normalised names: lowercased and trimmed (seed 001), except paths, which
+keep their case and are normalised as paths; times are the ISO day.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from reference.knowledge.dates import absolute_dates, relative_dates
+from reference.knowledge.model import ExtractedMention
+from reference.knowledge.paths import find_paths, path_slugs
+
+SLUG_TYPES = ("project", "agent", "feature", "component", "service", "package", "app", "plugin", "lib")
+CONTEXT_CHARS = 40
+_IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+_DOTTED = rf"{_IDENT}(?:\.{_IDENT})+"
+_MASK = re.compile(r"\b(?:https?|ftp)://\S+|\b[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")
+_SYM_KEY = re.compile(r"\bsym:(?P<path>[^\s#]+)#(?P<name>[^:\s]+):(?P<kind>[a-z_]+):\d+:\d+")
+_FILE_KEY = re.compile(r"\bfile:(?P<path>[^\s#]+[^\s#.,;:!?)])")
+_SLUG = re.compile(r"(?<![\w/.\-])(?P<kind>" + "|".join(SLUG_TYPES) + r"):(?P<slug>[A-Za-z0-9][A-Za-z0-9_\-]*)")
+_FROM_IMPORT = re.compile(rf"\bfrom\s+(?P<name>{_IDENT}(?:\.{_IDENT})*)\s+import\b")
+_IMPORT = re.compile(rf"(?:^|(?<=[;`]))[ \t]*import\s+(?P<name>{_IDENT}(?:\.{_IDENT})*)|\bimport\s+(?P<dotted>{_DOTTED})",
+                     re.M)
+_MODULE_WORD = re.compile(rf"\b(?:module|package)\s+`?(?P<name>{_DOTTED})`?")
+_DOTTED_RE = re.compile(rf"(?<![\w.])(?P<name>{_DOTTED})(?P<call>\(\))?(?![\w])")
+_CALL = re.compile(rf"(?<![\w.])(?P<name>{_IDENT})\(\)")
+_CODE_SPAN = re.compile(rf"`(?P<name>{_IDENT}(?:\.{_IDENT})*)(?:\(\))?`")
+
+
+class _Claims:
+    """Character spans already taken by an earlier rule."""
+
+    def __init__(self) -> None:
+        self.spans: list[tuple[int, int]] = []
+
+    def free(self, start: int, end: int) -> bool:
+        return all(end <= s or start >= e for s, e in self.spans)
+
+    def take(self, start: int, end: int) -> None:
+        self.spans.append((start, end))
+
+
+class EntityExtractor:
+    """Deterministic extractor; `gazetteer` maps a type (person, place, ...) to names to find."""
+
+    def __init__(self, gazetteer: Mapping[str, Iterable[str]] | None = None) -> None:
+        self.gazetteer = [(t, n, re.compile(rf"(?<!\w){re.escape(n)}(?!\w)", re.I))
+                          for t, names in sorted((gazetteer or {}).items()) for n in sorted(set(names)) if n.strip()]
+
+    def extract(self, text: str, reference_time: float, metadata: Mapping[str, Any] | None = None
+                ) -> list[ExtractedMention]:
+        """Mentions in `text` ordered by position; relative dates resolve against `reference_time`."""
+        masked = _MASK.sub(lambda m: " " * len(m.group(0)), text)
+        claims = _Claims()
+        out: list[ExtractedMention] = []
+
+        def add(type_: str, name: str, norm: str, start: int | None, end: int | None, conf: float, rule: str,
+                claim: bool = True, **meta: Any) -> None:
+            if start is not None and claim:
+                if not claims.free(start, end):
+                    return
+                claims.take(start, end)
+            surface = text[start:end] if start is not None else name
+            out.append(ExtractedMention(type_, name, norm, start, end, surface, conf, rule, dict(meta)))
+
+        for m in _SYM_KEY.finditer(masked):
+            qual = f"{m['path']}#{m['name']}"
+            add("symbol", qual, qual.lower(), m.start(), m.end(), 1.0, "sym_key", kind=m["kind"])
+        for m in _FILE_KEY.finditer(masked):
+            add("file", m["path"], m["path"], m.start(), m.end(), 1.0, "file_key")
+        for m in _SLUG.finditer(masked):
+            add(m["kind"], m["slug"], m["slug"].lower(), m.start(), m.end(), 1.0, "slug")
+        for d in absolute_dates(masked):
+            conf = {"iso": 1.0, "us": 0.9, "month_name": 0.95}[d.rule]
+            add("time", d.day.isoformat(), d.day.isoformat(), d.start, d.end, conf, "date_" + d.rule)
+        for d in relative_dates(masked, reference_time):
+            add("time", d.day.isoformat(), d.day.isoformat(), d.start, d.end, 0.85, "date_relative", relative=True)
+        for p in find_paths(masked):
+            if not claims.free(p.start, p.end):
+                continue
+            has_dir = "/" in p.surface
+            add("file" if p.is_file else "dir", p.normalized, p.normalized, p.start, p.end,
+                0.95 if (p.is_file and has_dir) else 0.8, "path")
+            for s in path_slugs(p):
+                add(s.kind, s.slug, s.slug, s.start, s.end, 0.9, "path_slug", claim=False)
+        for rx, conf in ((_FROM_IMPORT, 0.9), (_IMPORT, 0.9), (_MODULE_WORD, 0.8)):
+            for m in rx.finditer(masked):
+                group = "dotted" if m.groupdict().get("dotted") else "name"
+                add("module", m[group], m[group].lower(), m.start(group), m.end(group), conf, "module")
+        for m in _DOTTED_RE.finditer(masked):
+            name = m["name"]
+            if all(len(part) == 1 for part in name.split(".")):
+                continue  # e.g., i.e., a.m.
+            add("symbol", name, name.lower(), m.start(), m.end(), 0.7, "dotted")
+        for m in _CALL.finditer(masked):
+            add("symbol", m["name"], m["name"].lower(), m.start(), m.end(), 0.75, "call")
+        for m in _CODE_SPAN.finditer(masked):
+            add("symbol", m["name"], m["name"].lower(), m.start("name"), m.end("name"), 0.8, "code_span")
+        for type_, name, rx in self.gazetteer:
+            for m in rx.finditer(masked):
+                add(type_, name, name.lower().strip(), m.start(), m.end(), 0.9, "gazetteer")
+        for concept in _concepts(metadata):
+            at = text.lower().find(concept.lower())
+            span = (at, at + len(concept)) if at >= 0 else (None, None)
+            add("concept", concept, concept.lower(), *span, 1.0, "concept", claim=False)
+        out.sort(key=lambda x: (x.position if x.position is not None else len(text), x.type, x.normalized))
+        return out
+
+
+def _concepts(metadata: Mapping[str, Any] | None) -> list[str]:
+    values = (metadata or {}).get("concepts") or []
+    if isinstance(values, str):
+        values = [values]
+    return [" ".join(str(v).split()) for v in values if isinstance(v, str) and v.strip()]
+
+
+def mention_context(text: str, start: int | None, end: int | None, chars: int = CONTEXT_CHARS) -> str:
+    """Up to `chars` characters either side of the mention, whitespace collapsed."""
+    if start is None:
+        return ""
+    return " ".join(text[max(0, start - chars): min(len(text), end + chars)].split())

@@ -1,0 +1,230 @@
+"""`KnowledgeLayer`: seed 001's entities, relationships, time and hybrid search over one `MemoryStore`.
+
+    layer = KnowledgeLayer.for_store(store)      # once per open store
+    store.write_memory("Fixed authClient.refresh() in src/features/auth/session.ts")
+    layer.document_entities(mid)                 # symbol, file, feature:auth
+    layer.search("token refresh", after="2026-01-01")
+
+`for_store` creates the store's single layer (kept in
+`store.extensions["knowledge"]`), makes sure the seed 001 tables exist,
+backfills memories written before the layer existed (oldest first) and
+registers a write listener (entities, mentions, temporal data, relationships
+of every new memory, in one transaction) and a delete listener (drops what
+was derived from the memory). Every time comes from `store.clock`.
+"""
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from reference.knowledge import entity_table, relationship_table, temporal_table
+from reference.knowledge.decay import DAY
+from reference.knowledge.document_date import extract_document_date
+from reference.knowledge.errors import KnowledgeError
+from reference.knowledge.extractor import EntityExtractor
+from reference.knowledge.hybrid import hybrid_search
+from reference.knowledge.model import RELATION_TYPES, Entity, OracleHit, Relationship, Temporal
+from reference.knowledge.relations import RelationshipBuilder
+from reference.knowledge.schema import ensure_schema
+from reference.knowledge.timefmt import to_text
+from reference.knowledge.dates import parse_time_arg
+from reference.memory_record import MemoryEntry
+from reference.tracker import MemoryFilter
+from reference.vector_search import KIND_TAGS
+
+EXTENSION_KEY = "knowledge"
+_CREATE_LOCK = threading.Lock()
+
+
+class KnowledgeLayer:
+    """Entities, mentions, relationships, temporal data and layers of one open store."""
+
+    def __init__(self, store: Any, gazetteer: Mapping[str, Iterable[str]] | None = None) -> None:
+        self.store = store
+        self.extractor = EntityExtractor(gazetteer)
+        self.builder = RelationshipBuilder(self._similar)
+        self._last_refresh: float | None = None
+
+    @classmethod
+    def for_store(cls, store: Any, *, gazetteer: Mapping[str, Iterable[str]] | None = None) -> "KnowledgeLayer":
+        """The store's layer, created (schema, backfill, listeners) on first call."""
+        with _CREATE_LOCK:
+            layer = store.extensions.get(EXTENSION_KEY)
+            if layer is not None:
+                if gazetteer is not None:
+                    raise KnowledgeError("the knowledge layer of this store already exists; "
+                                         "gazetteer= applies only when it is created")
+                return layer
+            layer = cls(store, gazetteer)
+            ensure_schema(store.tracker)
+            layer.backfill()
+            store.extensions[EXTENSION_KEY] = layer
+            store.add_write_listener(layer.ingest)
+            store.add_delete_listener(layer.forget)
+            return layer
+
+    # -- write path ----------------------------------------------------------------
+    def ingest(self, entry: MemoryEntry, eligible: Callable[[str], bool] | None = None) -> list[Relationship]:
+        """Entities, mentions, temporal data and relationships of one memory (idempotent per id)."""
+        mentions = self.extractor.extract(entry.text, entry.created_at, entry.metadata)
+        doc_date, source = extract_document_date(entry.text, entry.metadata, entry.created_at)
+        now = to_text(self.store.clock.now())
+        with self.store.tracker.tx() as conn:
+            self._drop(conn, entry.id)
+            entity_table.add_mentions(conn, entry.id, entry.text, mentions, now)
+            temporal_table.insert(conn, entry.id, doc_date, entry.created_at, source, _importance(entry.metadata))
+            rels = self.builder.build(conn, entry, eligible or (lambda _id: True), now)
+            for rel in rels:
+                relationship_table.insert(conn, rel)
+        return rels
+
+    def forget(self, memory_id: str) -> None:
+        """Drop everything derived from a deleted memory (mentions, orphaned entities, links, time, layer)."""
+        with self.store.tracker.tx() as conn:
+            self._drop(conn, memory_id)
+
+    @staticmethod
+    def _drop(conn: Any, memory_id: str) -> None:
+        entity_table.delete_document(conn, memory_id)
+        relationship_table.delete_document(conn, memory_id)
+        temporal_table.delete_document(conn, memory_id)
+
+    def backfill(self) -> int:
+        """Ingest memories that have no temporal row yet, oldest first, each linked only to earlier ones."""
+        known = temporal_table.known_ids(self.store.tracker.conn())
+        done = set(known)
+        count = 0
+        for entry in self.store.iter_memories():
+            if entry.id not in known:
+                self.ingest(entry, eligible=done.__contains__)
+                count += 1
+            done.add(entry.id)
+        return count
+
+    def learn(self, pattern: str, concepts: list[str] | None = None, source: str | None = None) -> MemoryEntry:
+        """Seed 001 §6 `oracle_learn`: store a learning; its concepts become `concept` entities."""
+        if not isinstance(pattern, str) or not pattern.strip():
+            raise KnowledgeError("oracle_learn: pattern must be a non-empty string")
+        if concepts is not None and (isinstance(concepts, str) or not all(isinstance(c, str) for c in concepts)):
+            raise KnowledgeError(f"oracle_learn: concepts must be a list of strings, got {concepts!r}")
+        if source is not None and not isinstance(source, str):
+            raise KnowledgeError(f"oracle_learn: source must be a string, got {type(source).__name__}")
+        meta: dict[str, Any] = {"kind": "learning"}
+        if concepts:
+            meta["concepts"] = [" ".join(c.split()) for c in concepts if c.strip()]
+        if source:
+            meta["source"] = source
+        return self.store.write_memory(pattern, metadata=meta)
+
+    # -- reads ---------------------------------------------------------------------
+    def entities(self, type: str | None = None, limit: int = 100) -> list[Entity]:
+        """Seed 001 `oracle_entities`: most widely mentioned first."""
+        return entity_table.list_entities(self.store.tracker.conn(), type, _limit(limit))
+
+    def document_entities(self, memory_id: str) -> list[Entity]:
+        return entity_table.document_entities(self.store.tracker.conn(), memory_id)
+
+    def mentions(self, memory_id: str) -> list[dict[str, Any]]:
+        rows = self.store.tracker.conn().execute(
+            "SELECT entity_id, context, position, end_position, surface, confidence FROM entity_mentions "
+            "WHERE document_id = ? ORDER BY coalesce(position, 1 << 40), id", (memory_id,)).fetchall()
+        keys = ("entity_id", "context", "position", "end_position", "surface", "confidence")
+        return [dict(zip(keys, r)) for r in rows]
+
+    def relationships(self, memory_id: str, type: str | None = None) -> list[Relationship]:
+        """Seed 001 `oracle_relationships`: links where the memory is source or target."""
+        if type is not None and type not in RELATION_TYPES:
+            raise KnowledgeError(f"unknown relationship type {type!r}; expected one of {', '.join(RELATION_TYPES)}")
+        rels = relationship_table.for_document(self.store.tracker.conn(), memory_id)
+        return [r for r in rels if type is None or r.type == type]
+
+    def temporal(self, memory_id: str) -> Temporal | None:
+        return temporal_table.get_many(self.store.tracker.conn(), [memory_id]).get(memory_id)
+
+    def timeline(self, after: Any = None, before: Any = None, limit: int | None = None) -> list[Temporal]:
+        """Seed 001 `oracle_timeline`: memories whose effective date is in [after, before), oldest first."""
+        lo, hi = parse_time_arg(after, "after"), parse_time_arg(before, "before")
+        self.maybe_refresh()
+        return temporal_table.window(self.store.tracker.conn(), lo, hi, None if limit is None else _limit(limit))
+
+    def search(self, text: str, *, limit: int = 10, include_related: bool = True, after: Any = None,
+               before: Any = None, entity_filter: list[str] | None = None, min_relevance: float | None = None,
+               flt: MemoryFilter | None = None, record_access: bool = True) -> list[OracleHit]:
+        """Seed 001 §5 hybrid search (see `reference.knowledge.hybrid`)."""
+        if not isinstance(text, str):
+            raise KnowledgeError(f"oracle_search: query must be a string, got {type(text).__name__}")
+        if entity_filter is not None and (isinstance(entity_filter, str)
+                                          or not all(isinstance(e, str) for e in entity_filter)):
+            raise KnowledgeError(f"oracle_search: entityFilter must be a list of strings, got {entity_filter!r}")
+        if min_relevance is not None and (isinstance(min_relevance, bool) or not isinstance(min_relevance, (int, float))
+                                          or not math.isfinite(min_relevance)):
+            raise KnowledgeError(f"oracle_search: minRelevance must be a number, got {min_relevance!r}")
+        self.maybe_refresh()
+        return hybrid_search(self, text, limit=_limit(limit), include_related=include_related,
+                             after=parse_time_arg(after, "temporalFilter.after"),
+                             before=parse_time_arg(before, "temporalFilter.before"),
+                             entity_filter=entity_filter, min_relevance=min_relevance, flt=flt,
+                             record_access=record_access)
+
+    # -- time ----------------------------------------------------------------------
+    def record_access(self, memory_ids: list[str]) -> None:
+        with self.store.tracker.tx() as conn:
+            temporal_table.record_access(conn, memory_ids, self.store.clock.now())
+
+    def refresh(self) -> dict[str, int]:
+        """Recompute relevance and layers of every memory at the clock's now; the layer counts."""
+        now = self.store.clock.now()
+        with self.store.tracker.tx() as conn:
+            counts = temporal_table.refresh(conn, now)
+        self._last_refresh = now
+        return counts
+
+    def maybe_refresh(self) -> None:
+        """Refresh at most once per day of clock time (reads trigger it; demotions need no daemon)."""
+        now = self.store.clock.now()
+        if self._last_refresh is None or now - self._last_refresh >= DAY:
+            self.refresh()
+
+    def stats(self) -> dict[str, Any]:
+        conn = self.store.tracker.conn()
+        return {"entities": conn.execute("SELECT count(*) FROM entities").fetchone()[0],
+                "mentions": conn.execute("SELECT count(*) FROM entity_mentions").fetchone()[0],
+                "relationships": relationship_table.count_by_type(conn),
+                "layers": temporal_table.layer_counts(conn)}
+
+    # -- internals -----------------------------------------------------------------
+    def _similar(self, entry: MemoryEntry, k: int, eligible: Callable[[str], bool]) -> list[tuple[MemoryEntry, float]]:
+        """The `k` eligible memories nearest to `entry` by the store's vectors (itself excluded).
+
+        Live writes find every other memory eligible; a backfill only the ones
+        before it, so when the first `k + 1` neighbours hold too few, all are ranked.
+        """
+        vec = self.store.vectors.get(entry.key_hash)
+        if vec is None:
+            return []
+        conn = self.store.tracker.conn()
+        want = k + 1
+        while True:
+            pairs = self.store.vectors.topk(vec, want, tags=[KIND_TAGS["memory"]], with_ties=True)
+            entries = self.store.tracker.memories.get_many(conn, [h for h, _ in pairs])
+            out = [(entries[h], s) for h, s in pairs
+                   if h in entries and h != entry.key_hash and eligible(entries[h].id)]
+            if len(out) >= k or len(pairs) < want:
+                break
+            want = max(len(self.store.vectors), want + 1)
+        out.sort(key=lambda es: (-es[1], es[0].id))
+        return out[:k]
+
+
+def _limit(limit: Any) -> int:
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise KnowledgeError(f"limit must be a positive integer, got {limit!r}")
+    return limit
+
+
+def _importance(metadata: Mapping[str, Any]) -> float:
+    value = metadata.get("importance", 1.0) if metadata else 1.0
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value > 0
+    return float(value) if ok else 1.0

@@ -1,0 +1,121 @@
+"""Seed 001 §3 `findRelationships`: link a new memory to earlier ones (no LLM).
+
+For a new memory N (source) and each earlier memory O (target):
+1. similarity (cosine of the store's vectors, the `VECTOR_CANDIDATES`
+   nearest): s > `UPDATE_THRESHOLD` -> `updates` if `contradiction(O, N)`
+   fires, else `extends`; `RELATE_THRESHOLD` < s <= `UPDATE_THRESHOLD` ->
+   `relates_to`; confidence = s. The seed's 0.8 / 0.5 were set for
+   sentence embeddings; the thresholds here are measured for hashing-v1
+   (reference/knowledge/README.md, "Thresholds").
+2. shared entities: O mentions an entity N mentions (entity types in
+   `NOT_SHARED` excluded: a shared date says nothing about the topic) ->
+   `relates_to`, confidence 0.6, `metadata.sharedEntities`; at most
+   `MAX_SHARED_LINKS` targets, most shared entities first, then newest.
+3. derives: N has a conclusion marker ("therefore", "thus", "hence", "so we
+   conclude", "which means", "this means", "combining", "together these",
+   "conclusion") and its entities are named by two or more distinct earlier
+   memories: for each of N's entities in text order, the earlier memory
+   sharing the most of N's entities (then newest) that mentions it and is
+   not yet chosen; with two or more chosen, each gets `derives`,
+   confidence 0.7, `metadata.via` the entity (at most `MAX_DERIVED_FROM`).
+A pair keeps one relationship: updates > extends > derives > relates_to.
+"""
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Callable
+
+from reference.knowledge import entity_table
+from reference.knowledge.contradiction import contradiction
+from reference.knowledge.model import RELATION_PRIORITY, Relationship
+from reference.memory_record import MemoryEntry
+
+UPDATE_THRESHOLD = 0.8
+RELATE_THRESHOLD = 0.65
+VECTOR_CANDIDATES = 10
+MAX_SHARED_LINKS = 10
+MAX_DERIVED_FROM = 3
+SHARED_CONFIDENCE = 0.6
+DERIVES_CONFIDENCE = 0.7
+NOT_SHARED = ("time",)
+_CONCLUSION = re.compile(r"\b(therefore|thus|hence|so we conclude|which means|this means|combining|"
+                         r"together these|conclusion)\b", re.I)
+
+Similar = Callable[[MemoryEntry, int, Callable[[str], bool]], list[tuple[MemoryEntry, float]]]
+
+
+class RelationshipBuilder:
+    """Finds the relationships of one new memory; `similar(entry, k, eligible)` gives (memory, cosine) neighbours."""
+
+    def __init__(self, similar: Similar, update_threshold: float = UPDATE_THRESHOLD,
+                 relate_threshold: float = RELATE_THRESHOLD) -> None:
+        self.similar = similar
+        self.update_threshold, self.relate_threshold = update_threshold, relate_threshold
+
+    def build(self, conn: sqlite3.Connection, entry: MemoryEntry, eligible: Callable[[str], bool],
+              created_at: str) -> list[Relationship]:
+        found: dict[str, Relationship] = {}
+
+        def offer(rel: Relationship) -> None:
+            cur = found.get(rel.target_id)
+            if cur is None or RELATION_PRIORITY[rel.type] < RELATION_PRIORITY[cur.type]:
+                found[rel.target_id] = rel
+
+        for other, sim in self.similar(entry, VECTOR_CANDIDATES, eligible):
+            if other.id == entry.id:
+                continue
+            if sim > self.update_threshold:
+                reason = contradiction(other.text, entry.text)
+                offer(Relationship(entry.id, other.id, "updates" if reason else "extends", round(sim, 6),
+                                   {"similarity": round(sim, 6), **({"reason": reason} if reason else {})},
+                                   created_at))
+            elif sim > self.relate_threshold:
+                offer(Relationship(entry.id, other.id, "relates_to", round(sim, 6), {"similarity": round(sim, 6)},
+                                   created_at))
+        shared = {d: ents for d, ents in entity_table.sharing_documents(conn, entry.id, NOT_SHARED).items()
+                  if eligible(d)}
+        order = _newest_first(conn, list(shared))
+        ranked = sorted(shared, key=lambda d: (-len(shared[d]), order.get(d, 0), d))
+        for doc in ranked[:MAX_SHARED_LINKS]:
+            if doc not in found:
+                found[doc] = Relationship(entry.id, doc, "relates_to", SHARED_CONFIDENCE,
+                                          {"sharedEntities": shared[doc]}, created_at)
+        for rel in self._derived(conn, entry, shared, order, created_at):
+            offer(rel)
+        return [found[k] for k in sorted(found)]
+
+    def _derived(self, conn: sqlite3.Connection, entry: MemoryEntry, shared: dict[str, list[str]],
+                 order: dict[str, int], created_at: str) -> list[Relationship]:
+        if not _CONCLUSION.search(entry.text) or len(shared) < 2:
+            return []
+        mine = [e.id for e in entity_table.document_entities(conn, entry.id) if e.type not in NOT_SHARED]
+        chosen: dict[str, str] = {}
+        for ent in mine:
+            holders = [d for d in shared if ent in shared[d] and d not in chosen]
+            if holders:
+                best = min(holders, key=lambda d: (-len(shared[d]), order.get(d, 0), d))
+                chosen[best] = ent
+            if len(chosen) == MAX_DERIVED_FROM:
+                break
+        if len(chosen) < 2:
+            return []
+        return [Relationship(entry.id, d, "derives", DERIVES_CONFIDENCE, {"via": ent}, created_at)
+                for d, ent in chosen.items()]
+
+
+def _newest_first(conn: sqlite3.Connection, ids: list[str]) -> dict[str, int]:
+    """Rank of each memory by recorded time, newest = 0 (ties by id)."""
+    if not ids:
+        return {}
+    rows = []
+    for i in range(0, len(ids), 500):
+        part = ids[i: i + 500]
+        rows += conn.execute(f"SELECT id, created_at FROM memories WHERE id IN ({','.join('?' * len(part))})",
+                             part).fetchall()
+    rows.sort(key=lambda r: (-r[1], r[0]))
+    return {r[0]: i for i, r in enumerate(rows)}
+
+
+def conclusion_marker(text: str) -> bool:
+    return _CONCLUSION.search(text) is not None

@@ -1,0 +1,47 @@
+"""SQL over `relationships` (one row per ordered pair of memories)."""
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from reference.knowledge.model import Relationship
+
+_COLS = "source_id, target_id, type, confidence, metadata, created_at"
+
+
+def _rel(row: tuple) -> Relationship:
+    return Relationship(row[0], row[1], row[2], row[3], json.loads(row[4] or "{}"), row[5])
+
+
+def insert(conn: sqlite3.Connection, rel: Relationship) -> None:
+    conn.execute(f"INSERT OR IGNORE INTO relationships({_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
+                 (rel.source_id, rel.target_id, rel.type, rel.confidence,
+                  json.dumps(rel.metadata, sort_keys=True, separators=(",", ":")), rel.created_at))
+
+
+def for_document(conn: sqlite3.Connection, document_id: str) -> list[Relationship]:
+    """Relationships where the document is the source or the target, oldest row first."""
+    rows = conn.execute(f"SELECT {_COLS} FROM relationships WHERE source_id = ? OR target_id = ? ORDER BY id",
+                        (document_id, document_id)).fetchall()
+    return [_rel(r) for r in rows]
+
+
+def touching(conn: sqlite3.Connection, ids: list[str]) -> list[Relationship]:
+    """Relationships with a source or target among `ids`."""
+    out: list[Relationship] = []
+    for i in range(0, len(ids), 400):
+        part = ids[i: i + 400]
+        marks = ",".join("?" * len(part))
+        out += [_rel(r) for r in conn.execute(
+            f"SELECT {_COLS} FROM relationships WHERE source_id IN ({marks}) OR target_id IN ({marks}) ORDER BY id",
+            part + part)]
+    return out
+
+
+def delete_document(conn: sqlite3.Connection, document_id: str) -> int:
+    return conn.execute("DELETE FROM relationships WHERE source_id = ? OR target_id = ?",
+                        (document_id, document_id)).rowcount
+
+
+def count_by_type(conn: sqlite3.Connection) -> dict[str, int]:
+    return dict(conn.execute("SELECT type, count(*) FROM relationships GROUP BY type ORDER BY type").fetchall())

@@ -1,0 +1,90 @@
+"""The seed 001 tables in `tracker.db`: entities, mentions, relationships, temporal data, layers.
+
+`knowledge_schema` is the tracker migration (appended to
+`reference.tracker.migrations.MIGRATIONS`); every statement is
+`IF NOT EXISTS`, so `ensure_schema` can run it again on a store whose
+tracker was created before the migration existed. Columns follow the seed
+with two deliberate changes: no `DEFAULT CURRENT_TIMESTAMP` (the layer
+writes every time from the injected clock, as ISO-8601 UTC text), and a few
+extra columns the seed's code needs (`temporal_data.date_source`,
+`importance`; `entity_mentions.end_position`, `surface`). Formats are in
+reference/knowledge/README.md.
+"""
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+TABLES = ("entities", "entity_mentions", "relationships", "temporal_data", "memory_layers")
+
+_STATEMENTS = (
+    """CREATE TABLE IF NOT EXISTS entities (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        type TEXT NOT NULL,
+        normalized_name TEXT NOT NULL,
+        metadata TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT,
+        updated_at TEXT)""",
+    "CREATE INDEX IF NOT EXISTS idx_entities_type ON entities(type)",
+    "CREATE INDEX IF NOT EXISTS idx_entities_normalized ON entities(normalized_name)",
+    """CREATE TABLE IF NOT EXISTS entity_mentions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        document_id TEXT NOT NULL,
+        entity_id TEXT NOT NULL REFERENCES entities(id),
+        context TEXT,
+        position INTEGER,
+        end_position INTEGER,
+        surface TEXT,
+        confidence REAL NOT NULL DEFAULT 1.0)""",
+    "CREATE INDEX IF NOT EXISTS idx_mentions_doc ON entity_mentions(document_id)",
+    "CREATE INDEX IF NOT EXISTS idx_mentions_entity ON entity_mentions(entity_id)",
+    """CREATE TABLE IF NOT EXISTS relationships (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        source_id TEXT NOT NULL,
+        target_id TEXT NOT NULL,
+        type TEXT NOT NULL CHECK (type IN ('updates', 'extends', 'derives', 'relates_to')),
+        confidence REAL NOT NULL DEFAULT 1.0,
+        metadata TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT,
+        UNIQUE (source_id, target_id))""",
+    "CREATE INDEX IF NOT EXISTS idx_rel_source ON relationships(source_id)",
+    "CREATE INDEX IF NOT EXISTS idx_rel_target ON relationships(target_id)",
+    "CREATE INDEX IF NOT EXISTS idx_rel_type ON relationships(type)",
+    """CREATE TABLE IF NOT EXISTS temporal_data (
+        document_id TEXT PRIMARY KEY,
+        document_date TEXT,
+        recorded_date TEXT NOT NULL,
+        last_accessed TEXT,
+        access_count INTEGER NOT NULL DEFAULT 0,
+        relevance_score REAL NOT NULL DEFAULT 1.0,
+        date_source TEXT,
+        importance REAL NOT NULL DEFAULT 1.0)""",
+    "CREATE INDEX IF NOT EXISTS idx_temporal_document_date ON temporal_data(document_date)",
+    "CREATE INDEX IF NOT EXISTS idx_temporal_recorded_date ON temporal_data(recorded_date)",
+    """CREATE TABLE IF NOT EXISTS memory_layers (
+        document_id TEXT PRIMARY KEY,
+        layer TEXT NOT NULL DEFAULT 'cold' CHECK (layer IN ('hot', 'warm', 'cold')),
+        promoted_at TEXT,
+        demoted_at TEXT)""",
+)
+
+
+def knowledge_schema(conn: Any) -> None:
+    """Tracker migration: create the seed 001 tables (idempotent)."""
+    for stmt in _STATEMENTS:
+        conn.execute(stmt)
+
+
+def has_schema(conn: sqlite3.Connection) -> bool:
+    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return all(t in names for t in TABLES)
+
+
+def ensure_schema(tracker: Any) -> bool:
+    """Create the tables if this tracker lacks them; True when something was created."""
+    if has_schema(tracker.conn()):
+        return False
+    with tracker.tx() as conn:
+        knowledge_schema(conn)
+    return True

@@ -1,0 +1,41 @@
+"""Session recall tracking (seed 004 Phase 5): which memories were injected in which session.
+
+A (session, memory) pair is recorded once, at the first injection; later
+injections and session-aware searches in that session leave the memory out,
+so it never enters the agent's context twice.
+"""
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+
+from reference.lane.errors import LaneError
+
+
+def check_session(session_id: object) -> str:
+    if not isinstance(session_id, str) or not session_id.strip():
+        raise LaneError(f"session_id must be a non-empty string, got {session_id!r}")
+    return session_id
+
+
+class RecallTable:
+    """Rows of `lane_recalls`; every method takes the caller's connection."""
+
+    def add(self, conn: sqlite3.Connection, session_id: str, memory_ids: Iterable[str], recalled_at: float,
+            query: str | None) -> None:
+        conn.executemany(
+            "INSERT OR IGNORE INTO lane_recalls(session_id, memory_id, recalled_at, query) VALUES (?,?,?,?)",
+            [(check_session(session_id), m, recalled_at, query) for m in memory_ids])
+
+    def recalled(self, conn: sqlite3.Connection, session_id: str) -> set[str]:
+        rows = conn.execute("SELECT memory_id FROM lane_recalls WHERE session_id = ?", (check_session(session_id),))
+        return {r[0] for r in rows}
+
+    def history(self, conn: sqlite3.Connection, session_id: str) -> list[tuple[str, float]]:
+        """(memory id, time first injected) in injection order."""
+        rows = conn.execute("SELECT memory_id, recalled_at FROM lane_recalls WHERE session_id = ? "
+                            "ORDER BY recalled_at, rowid", (check_session(session_id),))
+        return [(r[0], r[1]) for r in rows]
+
+    def forget(self, conn: sqlite3.Connection, memory_id: str) -> None:
+        conn.execute("DELETE FROM lane_recalls WHERE memory_id = ?", (memory_id,))

@@ -1,0 +1,59 @@
+"""The re-ranking formula and the adaptive similarity floors (seed 004 Phase 3).
+
+    final = score * type_weight * intent_boost * feedback_factor
+
+`score` is the cosine of the query and the memory. A candidate whose cosine is
+below the floor, or not positive, is dropped before re-ranking: the floor is
+`semantic` for a pure semantic search and the lower `entity` one when the
+entity filter already vouches for the candidates.
+
+The seed's floors (0.50 / 0.40) are for a sentence-embedding model. The
+default hashing embedder scores on another scale: on the judged pairs of the
+`smoke` and `sqlite-utils-history` scenarios a 0.50 floor keeps 11% and 9% of
+the relevant memories that reach the top 10 and leaves 6 of 7 and 96 of 117
+queries with nothing; 0.15 keeps 89% and 96% (1 query of 117 left empty)
+while cutting 88% of the non-relevant top-10 hits of `smoke`. So `hashing-v1`
+gets 0.15 / 0.12 (the seed's 4:5 ratio); any other embedder gets the seed's
+figures. Figures and method: reference/lane/README.md; re-measure with
+`python bench/benchmarks/bench_lane.py --floors`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reference.lane.errors import LaneError
+from reference.lane.feedback import MAX_FACTOR
+from reference.lane.intent import INTENT_BOOST
+from reference.lane.taxonomy import TYPE_WEIGHTS
+
+
+@dataclass(frozen=True)
+class Floors:
+    """Minimum cosine for a candidate: `semantic` without entities, `entity` inside an entity filter."""
+
+    semantic: float
+    entity: float
+
+    def __post_init__(self) -> None:
+        for name in ("semantic", "entity"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or not 0.0 <= value < 1.0:
+                raise LaneError(f"floor {name} must be a number in [0, 1), got {value!r}")
+
+
+SEED_FLOORS = Floors(semantic=0.50, entity=0.40)
+CALIBRATED_FLOORS: dict[str, Floors] = {"hashing-v1": Floors(semantic=0.15, entity=0.12)}
+
+# No candidate's final score can exceed its cosine times this: a bound used to
+# stop fetching candidates once the top k can no longer change.
+MAX_MULTIPLIER = max(TYPE_WEIGHTS.values()) * INTENT_BOOST * MAX_FACTOR
+
+
+def floors_for(embedder_name: str) -> Floors:
+    """The calibrated floors of an embedder, or the seed's when it has none."""
+    return CALIBRATED_FLOORS.get(embedder_name, SEED_FLOORS)
+
+
+def final_score(score: float, type_weight: float, intent_boost: float, feedback: float) -> float:
+    """Seed 004: `score * typeWeight * intentBoost * feedbackFactor`."""
+    return score * type_weight * intent_boost * feedback

@@ -1,0 +1,54 @@
+"""Command-line options of the server, shared by `codemem-bench serve` and `python -m reference.mcp_server`."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from reference.mcp_server.config import ServerConfig
+from reference.mcp_server.server_clock import parse_clock
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data", type=Path, required=True, metavar="DIR",
+                   help="the store's data folder (created if missing); several servers may share it")
+    p.add_argument("--clock", default="system", metavar="SPEC",
+                   help="'system' (default) or 'logical:START' (Unix seconds) for reproducible sessions; "
+                        "a logical clock also enables the private _harness_* tools")
+    p.add_argument("--root", type=Path, default=None, metavar="DIR",
+                   help="base of relative paths in the jit_* tools (default: the working directory)")
+    p.add_argument("--ranker", default="galaxybrain", metavar="NAME",
+                   help="ranker answering memory searches (reference.rankers; default: galaxybrain)")
+    p.add_argument("--no-redact", dest="redact", action="store_false",
+                   help="do not redact secrets (pat:secrets) on the write path")
+    p.add_argument("--telemetry", type=Path, default=None, metavar="FILE",
+                   help="append store telemetry events (JSON lines) to FILE")
+    p.add_argument("--log-level", default="WARNING", choices=LOG_LEVELS, help="server log level (stderr)")
+
+
+def config_from_args(args: argparse.Namespace) -> ServerConfig:
+    """A `ServerConfig` from parsed options; a bad `--clock` raises a `ValueError` naming it."""
+    parse_clock(args.clock)
+    return ServerConfig(data_dir=args.data, clock=args.clock, root=args.root, ranker=args.ranker,
+                        redact=args.redact, telemetry=args.telemetry)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from reference.mcp_server.server import serve_stdio
+
+    parser = argparse.ArgumentParser(prog="python -m reference.mcp_server",
+                                     description="Serve the reference memory store over MCP (stdio).")
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        config = config_from_args(args)
+    except ValueError as exc:
+        parser.error(str(exc))
+    serve_stdio(config, log_level=args.log_level)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""`ServerContext`: what one server process opens over a data folder.
+
+The context owns the `MemoryStore` (with the secret `Redactor` on its write
+path), the `PatternSetManager`, the graph store (opened on first use, so a
+folder that never sees a graph tool gets no `graph/` directory), the ranker
+that answers memory searches, and the session ids stamped on telemetry.
+Tool modules receive it in `register(server, ctx)`; layers added later keep
+their own objects in `ctx.store.extensions`.
+"""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from reference.mcp_server.config import ServerConfig
+from reference.mcp_server.pattern_folder import PatternSetFolder
+from reference.mcp_server.server_clock import ServerClock, parse_clock
+from reference.mcp_server.telemetry_file import AppendingJsonlSink
+from reference.patterns import PatternSetManager, Redactor
+from reference.rankers import make_ranker
+from reference.store import MemoryStore
+from reference.telemetry import NullSink, TelemetrySink
+
+GRAPH_DIR = "graph"
+
+
+class ServerContext:
+    """The open store and its layers for one server process; `close()` releases them."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.data_dir = Path(config.data_dir).resolve()
+        self.root = Path(config.root).resolve() if config.root is not None else Path.cwd()
+        self.clock: ServerClock = parse_clock(config.clock)
+        self.telemetry: TelemetrySink = AppendingJsonlSink(config.telemetry) if config.telemetry else NullSink()
+        self.patterns = PatternSetManager(self.data_dir, telemetry=self.telemetry, clock=self.clock)
+        self.pattern_sets = PatternSetFolder(self.data_dir, self.patterns)
+        self.pattern_sets.sync()
+        self.redactor = Redactor(self.patterns) if config.redact else None
+        redact = (lambda text: self.redactor.redact(text).text) if self.redactor is not None else None
+        self.store = MemoryStore.open(self.data_dir, clock=self.clock, telemetry=self.telemetry, redactor=redact)
+        try:
+            self.ranker = make_ranker(config.ranker, self.store)
+        except BaseException:
+            self.store.close()
+            raise
+        self.session: dict[str, str | None] = {"scope": None, "run_id": None, "task_id": None, "session_id": None}
+        self._graph: Any = None
+        self._lock = threading.Lock()
+
+    # -- paths and session ------------------------------------------------------
+    def path(self, value: str) -> Path:
+        """A path argument: absolute as given, relative to the server's root otherwise."""
+        p = Path(value).expanduser()
+        return p if p.is_absolute() else self.root / p
+
+    def set_context(self, scope: str | None, run_id: str | None, task_id: str | None,
+                    session_id: str | None) -> None:
+        """Session ids for telemetry (store and graph) and for session-aware rankers."""
+        with self._lock:
+            self.session.update(scope=scope, run_id=run_id, task_id=task_id, session_id=session_id)
+            self.store.set_context(scope=scope, run_id=run_id, task_id=task_id)
+            if self._graph is not None:
+                self._graph.set_context(run_id=run_id, task_id=task_id)
+
+    # -- layers -----------------------------------------------------------------
+    def graph(self) -> Any:
+        """The `GraphStore` in `<data>/graph`, opened on first use."""
+        with self._lock:
+            if self._graph is None:
+                from reference.graph.store import GraphStore  # LMDB only when a graph tool is used
+
+                self._graph = GraphStore.open(self.data_dir / GRAPH_DIR, clock=self.clock, telemetry=self.telemetry)
+                self._graph.set_context(run_id=self.session["run_id"], task_id=self.session["task_id"])
+            return self._graph
+
+    def close(self) -> None:
+        with self._lock:
+            graph, self._graph = self._graph, None
+        try:
+            if graph is not None:
+                graph.close()
+        finally:
+            try:
+                self.store.close()
+            finally:
+                close = getattr(self.telemetry, "close", None)
+                if close is not None:
+                    close()

@@ -1,0 +1,71 @@
+"""`PatternSetFolder`: pattern sets loaded through `pattern_load`, kept in the data folder.
+
+`PatternSetManager` holds sets in memory (seed 000 §9: "PatternSets: in-memory").
+Several agents share one data folder, each with its own server process, so a
+set one agent loads must reach the others and outlive the process: the server
+writes each loaded definition to `<data>/pattern_sets/<slug>.json` (written to
+a temporary name, then renamed) and, before every pattern tool call, loads the
+files that are new or changed since it last looked (by mtime and size).
+
+A file that fails to load (edited by hand, say) is logged and skipped until it
+changes again; the other sets keep working.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from reference.patterns import PatternError, PatternSet, PatternSetManager
+
+log = logging.getLogger("reference.mcp_server")
+
+FOLDER = "pattern_sets"
+
+
+class PatternSetFolder:
+    """Persists `pattern_load` definitions and replays other processes' loads into `manager`."""
+
+    def __init__(self, data_dir: Path, manager: PatternSetManager) -> None:
+        self.path = Path(data_dir) / FOLDER
+        self.manager = manager
+        self._seen: dict[str, tuple[int, int]] = {}
+        self._lock = threading.Lock()
+
+    def save(self, definition: dict[str, Any]) -> PatternSet:
+        """Compile and install `definition`, then persist it for the other servers."""
+        with self._lock:
+            ps = self.manager.load(definition)
+            self.path.mkdir(parents=True, exist_ok=True)
+            target = self.path / f"{ps.id.split(':', 1)[1]}.json"
+            tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+            tmp.write_text(json.dumps(definition, sort_keys=True, indent=1) + "\n", encoding="utf-8")
+            os.replace(tmp, target)
+            self._seen[target.name] = _signature(target)
+            return ps
+
+    def sync(self) -> None:
+        """Load definition files that appeared or changed since the last call."""
+        if not self.path.is_dir():
+            return
+        with self._lock:
+            for file in sorted(self.path.glob("*.json")):
+                sig = _signature(file)
+                if sig is None or self._seen.get(file.name) == sig:
+                    continue
+                self._seen[file.name] = sig
+                try:
+                    self.manager.load_file(file)
+                except (PatternError, OSError, ValueError) as exc:
+                    log.warning("pattern set file %s not loaded: %s", file, exc)
+
+
+def _signature(path: Path) -> tuple[int, int] | None:
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None
+    return (st.st_mtime_ns, st.st_size)

@@ -1,0 +1,99 @@
+"""Routing guidance appended to tool descriptions: when an agent should call a tool on its own.
+
+The three texts marked "seed 000 §6" are the seed's words (§6.1-6.3). The seed
+gives no routing for the other tools; their texts follow the same form and say
+when the tool is the right one, so an agent picks it without being told.
+"""
+from __future__ import annotations
+
+ROUTING: dict[str, str] = {
+    # seed 000 §6.1
+    "memory_search_structured": """Use automatically when:
+- User begins a new debugging session
+- User asks about prior decisions or context
+- User initiates architectural discussion
+- User references "what we discussed" or "remember when"
+- Starting work on a file that has associated memories""",
+    # seed 000 §6.2
+    "memory_write_structured": """Use automatically when:
+- User provides reasoning about a design decision
+- A significant constraint or limitation is identified
+- An assumption is being made that affects implementation
+- A tradeoff is being accepted
+- Context is provided that may be relevant later
+- Completing a debugging session with findings""",
+    # seed 000 §6.3
+    "pattern_scan": """Use when:
+- Reviewing code for security issues
+- Checking for anti-patterns or code smells
+- Validating code against style guidelines
+- Searching for specific patterns across memories""",
+    "pattern_scan_memories": """Use when:
+- Searching for specific patterns across memories
+- Auditing stored memories for secrets or security smells
+- Checking which past notes mention a code smell before a review""",
+    "pattern_load": """Use when:
+- The user defines a style rule, banned call or smell to look for
+- A review needs patterns that no loaded set (see pattern_list) covers""",
+    "pattern_list": """Use when:
+- Before pattern_scan, to pick a pattern set id
+- The user asks which checks are available""",
+    "memory_get": """Use when:
+- Another tool returned a memory id and its full entry is needed
+- The user names a memory id""",
+    "memory_list_structured": """Use when:
+- Browsing everything recorded for a task type or area (no query text)
+- The user asks "what do we have on <area>" or for recent memories""",
+    "memory_write": """Use when:
+- A free-form note belongs to a conversation thread (prefer memory_write_structured
+  when the note has a task, insight or context type)""",
+    "memory_search": """Use when:
+- Recalling free-form notes by meaning, without taxonomy filters
+  (prefer memory_search_structured when a task or area is known)""",
+    "memory_list_threads": """Use when:
+- Resuming work: to see which conversation threads have notes""",
+    "jit_index_file": """Use automatically when:
+- A file was created or changed and will be searched or discussed later""",
+    "jit_index_directory": """Use automatically when:
+- Starting work in a repository whose code is not indexed yet""",
+    "jit_search": """Use automatically when:
+- Looking for anything related to a topic across code and memories at once""",
+    "code_search": """Use automatically when:
+- Looking for the code that implements a behaviour described in words""",
+    "symbol_search": """Use automatically when:
+- Looking for a function, class or method by (part of) its name""",
+    "register_file": """Use when:
+- A non-code file (docs, config) should be findable by jit_search without symbols""",
+    "graph_put_node": """Use automatically when:
+- A file, symbol, module, decision or constraint becomes an entity worth linking""",
+    "graph_get_node": """Use when:
+- Checking an entity's current (or past, with `at`) state, or whether it was superseded""",
+    "graph_put_edge": """Use automatically when:
+- A relation is learned: defines, references, calls, imports, tests, implements,
+  constrains, decided_for, derived_from""",
+    "graph_get_out": """Use automatically when:
+- Starting work on a file or symbol: "what is related to this?" (outgoing edges)""",
+    "graph_get_in": """Use automatically when:
+- Before changing a file or symbol: what depends on it, tests it or constrains it (incoming edges)""",
+    "graph_delete_edge": """Use when:
+- A recorded relation no longer holds (the history keeps it)""",
+    "graph_supersede": """Use automatically when:
+- A new decision, constraint or memory item replaces an older one""",
+    "policy_put": """Use automatically when:
+- A decision, constraint or procedure (build/test/lint workflow) is agreed for a scope""",
+    "policy_get": """Use automatically when:
+- Before acting in a scope: "what decision or constraint applies here?\"""",
+    "policy_list": """Use automatically when:
+- Starting a task in a scope: list its decisions, constraints and procedures""",
+    "policy_delete": """Use when:
+- A decision, constraint or procedure is retracted (the history keeps it)""",
+    "graph_diff_since": """Use automatically when:
+- Resuming after a break: "what changed since the last task or run?\"""",
+    "graph_export_snapshot": """Use when:
+- A run ends and its memory state should be kept for replay or regression checks""",
+}
+
+
+def routing(name: str) -> str | None:
+    """The routing text of tool `name`, or None."""
+    return ROUTING.get(name)

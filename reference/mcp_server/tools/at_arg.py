@@ -1,0 +1,29 @@
+"""The `at` / `since` arguments of the graph and policy tools: a point in time.
+
+JSON forms (those `reference.graph.At.parse` reads, as scenario files use
+them): `{"rev": 12}`, `{"ts": 1736935800.0}`, `"rev:12"`, `"ts:1736935800"`.
+`since` also takes a bare number, read as Unix seconds (seed 003: `diff_since(ts)`).
+"""
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from reference.mcp_server.registry import argument
+
+AtArg = Annotated[str | dict[str, int | float] | None, Field(
+    description='Point in time to read at: {"rev": N} or {"ts": unix_seconds} (or "rev:N" / "ts:X"); '
+                'omit for the latest state')]
+SinceArg = Annotated[float | str | dict[str, int | float], Field(
+    description='Changes after this point: unix seconds, {"ts": x}, {"rev": n}, "ts:x" or "rev:n"')]
+
+
+def parse_at(name: str, value: Any) -> Any:
+    """An `At` (or None) from a tool argument; an error names the argument."""
+    from reference.graph.at import At
+
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = {"ts": value}
+    with argument(name):
+        return At.parse(value)

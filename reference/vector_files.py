@@ -1,0 +1,145 @@
+"""The three append-only files behind `VectorCache`, their header, locking and torn-tail repair.
+
+    vectors.f32   64-byte header, then rows of `dim` little-endian float32
+                  header: magic b"CMVECF32", u32 format version (2), u32 dim,
+                          32 bytes embedder name (UTF-8, NUL padded), 16 zero bytes
+    vectors.tags  one u8 per row: the caller's tag (the store's entity kind), 0 = none
+    vectors.keys  one little-endian u64 key hash per row
+
+Row i of each file belongs together. An append writes the rows, then the
+tags, then the keys, all under an exclusive `flock` on `vectors.keys`, so a
+reader that counts keys never sees a key without its row and tag. `repair`
+cuts a torn tail (a partial row, tag or key, or rows/tags without keys) back
+to the last complete row; it runs on open and before every append.
+"""
+from __future__ import annotations
+
+import fcntl
+import logging
+import os
+import struct
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from reference.errors import CorruptData, StoreError
+
+log = logging.getLogger(__name__)
+
+MAGIC = b"CMVECF32"
+VERSION = 2
+HEADER = struct.Struct("<8sII32s16x")
+HEADER_SIZE = HEADER.size  # 64
+
+
+class VectorDimMismatch(StoreError, ValueError):
+    """A vector's dimension differs from the store's recorded dimension."""
+
+
+class VectorModelMismatch(StoreError):
+    """The store's vectors were made by a different embedder than the one given."""
+
+
+class VectorFiles:
+    """Raw access to `vectors.f32`, `vectors.tags` and `vectors.keys` in one directory."""
+
+    def __init__(self, directory: Path, dim: int, model: str) -> None:
+        self.dir, self.dim, self.model = directory, dim, model
+        self.rows_path = directory / "vectors.f32"
+        self.tags_path = directory / "vectors.tags"
+        self.keys_path = directory / "vectors.keys"
+        self.row_bytes = 4 * dim
+        flags = os.O_RDWR | os.O_CREAT | os.O_APPEND
+        self._vfd = os.open(self.rows_path, flags, 0o644)
+        self._tfd = os.open(self.tags_path, flags, 0o644)
+        self._kfd = os.open(self.keys_path, flags, 0o644)
+        self.recovered_bytes = 0
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        fcntl.flock(self._kfd, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(self._kfd, fcntl.LOCK_UN)
+
+    def count(self) -> int:
+        """Rows whose key has been written."""
+        return os.fstat(self._kfd).st_size // 8
+
+    def check_header(self) -> str:
+        """Write the header of a new file, or check an existing one; return the embedder name."""
+        size = os.fstat(self._vfd).st_size
+        name = self.model.encode("utf-8")[:32]
+        if size < HEADER_SIZE and self.count() == 0:
+            os.ftruncate(self._vfd, 0)  # new, or creation torn inside the header: no row can exist yet
+            _write_all(self._vfd, HEADER.pack(MAGIC, VERSION, self.dim, name))
+            return self.model
+        head = os.pread(self._vfd, HEADER_SIZE, 0)
+        if len(head) < HEADER_SIZE:
+            raise CorruptData(f"{self.rows_path}: header is cut short ({len(head)} of {HEADER_SIZE} bytes)")
+        magic, version, dim, stored = HEADER.unpack(head)
+        if magic != MAGIC or version != VERSION:
+            raise CorruptData(f"{self.rows_path}: not a version {VERSION} vector file "
+                              f"(magic {magic!r}, version {version})")
+        if dim != self.dim:
+            raise VectorDimMismatch(f"{self.rows_path}: store holds {dim}-dimensional vectors, "
+                                    f"embedder gives {self.dim}")
+        stored_name = stored.rstrip(b"\0").decode("utf-8", "replace")
+        if self.model and stored_name and stored_name != self.model[:32]:
+            raise VectorModelMismatch(
+                f"{self.rows_path}: vectors were made by embedder {stored_name!r}, not {self.model!r}; "
+                "open with the same embedder (or rebuild the vectors)"
+            )
+        return self.model or stored_name
+
+    def repair(self, known_rows: int) -> None:
+        """Cut the three files back to their last complete row (call with the lock held)."""
+        vsize, tsize, ksize = (os.fstat(fd).st_size for fd in (self._vfd, self._tfd, self._kfd))
+        n = min(ksize // 8, tsize, (vsize - HEADER_SIZE) // self.row_bytes)
+        keep = (HEADER_SIZE + n * self.row_bytes, n, n * 8)
+        dropped = (vsize - keep[0]) + (tsize - keep[1]) + (ksize - keep[2])
+        if not dropped:
+            return
+        if n < known_rows:
+            raise CorruptData(f"{self.dir}: vector files shrank below the {known_rows} rows already read")
+        for fd, size in zip((self._vfd, self._tfd, self._kfd), keep):
+            os.ftruncate(fd, size)
+        self.recovered_bytes += dropped
+        log.warning("%s: dropped %d bytes of torn vector tail, %d rows kept", self.dir, dropped, n)
+
+    def append(self, keys: np.ndarray, rows: np.ndarray, tags: np.ndarray) -> None:
+        """Write rows, tags, keys in that order (call with the lock held, after `repair`)."""
+        _write_all(self._vfd, np.ascontiguousarray(rows, dtype="<f4").tobytes())
+        _write_all(self._tfd, np.ascontiguousarray(tags, dtype=np.uint8).tobytes())
+        _write_all(self._kfd, np.ascontiguousarray(keys, dtype="<u8").tobytes())
+
+    def read(self, start: int, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(keys uint64, rows float32 (count, dim), tags uint8) of rows [start, start+count)."""
+        keys = np.frombuffer(os.pread(self._kfd, count * 8, start * 8), dtype="<u8").astype(np.uint64)
+        raw = os.pread(self._vfd, count * self.row_bytes, HEADER_SIZE + start * self.row_bytes)
+        rows = np.frombuffer(raw, dtype="<f4").reshape(count, self.dim)
+        tags = np.frombuffer(os.pread(self._tfd, count, start), dtype=np.uint8)
+        return keys, rows, tags
+
+    def memmap(self, n: int) -> np.ndarray:
+        return np.memmap(self.rows_path, dtype="<f4", mode="r", offset=HEADER_SIZE, shape=(n, self.dim))
+
+    def sizes(self) -> dict[str, int]:
+        return {"bytes_rows": os.fstat(self._vfd).st_size, "bytes_tags": os.fstat(self._tfd).st_size,
+                "bytes_keys": os.fstat(self._kfd).st_size}
+
+    def close(self) -> None:
+        for fd in (self._vfd, self._tfd, self._kfd):
+            if fd >= 0:
+                os.close(fd)
+        self._vfd = self._tfd = self._kfd = -1
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]

@@ -1,0 +1,126 @@
+"""The gate end to end on the smoke scenario: planted regressions fail, an unchanged backend passes.
+
+Planted with `register_backend`: a weakened ranker (the reference store minus its best
+hit) and an artificial delay (10 ms of sleep per search). The baseline is a real
+`run --repeat 3` of the reference backend made once for the module.
+"""
+import json
+import time
+
+import pytest
+
+from bench.backends.reference.backend import ReferenceBackend
+from bench.backends.registry import register_backend, unregister_backend
+from bench.cli.main import main
+
+# Thresholds for a shared, busy machine (other jobs run beside the tests): the delay is far
+# beyond them, machine noise is not. The default thresholds are exercised on the delay below.
+SHARED_MACHINE = ["--latency", "queries.p50:50%:2ms"]
+
+
+class WeakRanker(ReferenceBackend):
+    """The reference store with its best hit thrown away."""
+
+    name = "weak-ranker"
+    options = ()
+
+    def search_memories(self, *args, **kwargs):
+        return super().search_memories(*args, **kwargs)[1:]
+
+
+class SlowSearch(ReferenceBackend):
+    """The reference store, 10 ms slower on every search."""
+
+    name = "slow-search"
+    options = ()
+
+    def search_memories(self, *args, **kwargs):
+        time.sleep(0.010)
+        return super().search_memories(*args, **kwargs)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def planted():
+    for cls in (WeakRanker, SlowSearch):
+        register_backend(cls.name, cls)
+    yield
+    for cls in (WeakRanker, SlowSearch):
+        unregister_backend(cls.name)
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory):
+    out = tmp_path_factory.mktemp("baseline")
+    assert main(["run", "smoke", "--repeat", "3", "--out", str(out), "--quiet"]) == 0
+    return out
+
+
+def run(tmp_path, backend, repeat=3):
+    out = tmp_path / backend
+    assert main(["run", "smoke", "--backend", backend, "--repeat", str(repeat), "--out", str(out), "--quiet"]) == 0
+    return out
+
+
+def gate(capsys, report, baseline, *options):
+    capsys.readouterr()
+    code = main(["gate", str(report), "--baseline", str(baseline), *options])
+    return code, capsys.readouterr().out
+
+
+def test_unchanged_backend_passes_across_repeated_runs(tmp_path, capsys, baseline):
+    for i in range(2):
+        out = run(tmp_path / f"again{i}", "reference")
+        code, text = gate(capsys, out, baseline, "--verbose", *SHARED_MACHINE)
+        assert code == 0, text
+        assert "REGRESSION" not in text and "gate: PASS" in text
+        # quality is deterministic: every per-query metric is unchanged to the last digit
+        for line in text.splitlines():
+            if line.startswith("ok smoke") and "@" in line.split(":")[0]:
+                assert "(+0.000, p=1.000)" in line, line
+
+
+def test_weakened_ranker_fails_naming_scenario_and_metric(tmp_path, capsys, baseline):
+    out = run(tmp_path, "weak-ranker", repeat=1)
+    code, text = gate(capsys, out, baseline, "--latency", "off")
+    assert code == 1, text
+    assert "REGRESSION smoke ndcg@10: " in text and "gate: FAIL" in text
+    line = next(x for x in text.splitlines() if x.startswith("REGRESSION smoke ndcg@10: "))
+    before, after = (float(v) for v in line.split(": ")[1].split(" (")[0].split(" -> "))
+    report = json.loads((out / "report.json").read_text())["scenarios"]["smoke"]["quality"]
+    assert after == pytest.approx(report["ndcg@10"], abs=5e-4) and after < before
+
+
+def test_artificial_delay_fails_on_latency_only(tmp_path, capsys, baseline):
+    out = run(tmp_path, "slow-search")
+    code, text = gate(capsys, out, baseline, *SHARED_MACHINE)
+    assert code == 1, text
+    regressions = [x for x in text.splitlines() if x.startswith("REGRESSION")]
+    assert regressions and all(x.startswith("REGRESSION smoke latency.queries.p50: ") for x in regressions)
+    # the default thresholds catch it too
+    code, text = gate(capsys, out, baseline)
+    assert code == 1 and "REGRESSION smoke latency." in text
+
+
+def test_gate_exit_codes_for_bad_input(tmp_path, capsys, baseline):
+    assert main(["gate", str(tmp_path / "missing.json"), "--baseline", str(baseline)]) == 2
+    assert "missing.json: cannot read report" in capsys.readouterr().err
+    data = json.loads((baseline / "report.json").read_text())
+    bad = tmp_path / "v2.json"
+    bad.write_text(json.dumps({**data, "schema_version": 2}))
+    assert main(["gate", str(bad), "--baseline", str(baseline)]) == 2
+    assert "schema_version 2" in capsys.readouterr().err
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({**data, "scenarios": {"renamed": data["scenarios"]["smoke"]}}))
+    assert main(["gate", str(other), "--baseline", str(baseline)]) == 2
+    assert "different scenario sets" in capsys.readouterr().err
+    assert main(["gate", str(baseline), "--baseline", str(baseline), "--latency", "p42:1%"]) == 2
+
+
+def test_gate_nothing_ran_exits_3(tmp_path, capsys, baseline):
+    data = json.loads((baseline / "report.json").read_text())
+    s = data["scenarios"]["smoke"]
+    empty = {**s, "steps": {**s["steps"], "unsupported": s["steps"]["total"]}}
+    path = tmp_path / "empty.json"
+    path.write_text(json.dumps({**data, "scenarios": {"smoke": empty}}))
+    code, text = gate(capsys, path, baseline)
+    assert code == 3 and "NOTHING RAN" in text
