@@ -189,23 +189,10 @@ class Blob:
         if size <= self._end:
             return None
         with mmap.mmap(self._fd, size, prot=mmap.PROT_READ) as mm:
-            pos, last = self._end, None
-            bad: str | None = None
-            while pos < size:
-                if size - pos < HEADER_SIZE:
-                    bad = "short header"
-                    break
-                magic, length, _ = _HEADER.unpack_from(mm, pos)
-                if magic != MAGIC:
-                    bad = "bad magic"
-                    break
-                if pos + HEADER_SIZE + length > size:
-                    bad = "record length past end of file"
-                    break
-                last = pos
-                self._starts.append(pos + HEADER_SIZE)
-                self._lengths.append(length)
-                pos += HEADER_SIZE + length
+            pos, bad, starts, lengths = _scan(mm, self._end, size)
+            last = starts[-1] - HEADER_SIZE if starts else None
+            self._starts.extend(starts)
+            self._lengths.extend(lengths)
             if not recover:
                 # Another writer may be mid-append: index only whole frames, fix nothing.
                 self._end = pos
@@ -228,6 +215,26 @@ class Blob:
         report = RecoveryReport(str(self.path), pos, size - pos, bad, len(self._starts))
         log.warning("%s: dropped a torn tail of %d bytes at offset %d (%s)", self.path, size - pos, pos, bad)
         return report
+
+
+def _scan(mm: mmap.mmap, pos: int, size: int) -> tuple[int, str | None, list[int], list[int]]:
+    """Follow the frame chain from `pos`: (end of the last whole frame, why it stopped or None,
+    payload starts, payload lengths). The hot loop of opening a store, kept lean on purpose."""
+    unpack = _HEADER.unpack_from
+    starts: list[int] = []
+    lengths: list[int] = []
+    limit = size - HEADER_SIZE
+    while pos <= limit:
+        magic, length, _ = unpack(mm, pos)
+        if magic != MAGIC:
+            return pos, "bad magic", starts, lengths
+        body = pos + HEADER_SIZE
+        if body + length > size:
+            return pos, "record length past end of file", starts, lengths
+        starts.append(body)
+        lengths.append(length)
+        pos = body + length
+    return pos, ("short header" if pos < size else None), starts, lengths
 
 
 def _frame_ok(mm: mmap.mmap, pos: int) -> bool:

@@ -214,6 +214,13 @@ class VectorCache:
         self._grow(n_new)
         self._keys[self._n: n_new] = keys
         self._tags[self._n: n_new] = tags
+        if self._n == 0:  # opening: build the index in C-speed steps (dict keeps each key's last row)
+            self._latest = dict(zip(keys.tolist(), range(n_new)))
+            self._live[np.fromiter(self._latest.values(), dtype=np.int64, count=len(self._latest))] = True
+            self._live[:n_new] &= ~tomb
+            self._n = n_new
+            self._sorted = None
+            return
         for i, key in enumerate(keys.tolist()):
             row = self._n + i
             old = self._latest.get(key)

@@ -91,8 +91,8 @@ class Report:
         return pd.DataFrame(rows)
 
     def to_table(self) -> str:
-        df = self.frame()
-        body = df.to_string(index=False, na_rep="-", float_format=lambda x: f"{x:.3f}")
+        df = self.frame().map(lambda v: "-" if v is None or v != v else f"{v:.3f}" if isinstance(v, float) else v)
+        body = df.to_string(index=False)
         score = self.score["value"]
         return f"backend: {self.backend}   codemem-bench score v{self.score['version']}: {score}\n{body}"
 

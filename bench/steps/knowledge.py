@@ -76,7 +76,8 @@ def oracle_search(ctx, a: OracleSearch) -> Outcome:
     rows = ctx.backend.oracle_search(a.query, a.limit, a.includeRelated, tf.after, tf.before, a.entityFilter,
                                      a.minRelevance)
     ids = [r["id"] for r in rows]
-    ctx.state.setdefault(_SEARCHES, {})[search_key(a)] = [ctx.to_scenario_id(i) for i in ids]
+    # a list per key: the same search asked twice (before and after an update) is scored in order
+    ctx.state.setdefault(_SEARCHES, {}).setdefault(search_key(a), []).append([ctx.to_scenario_id(i) for i in ids])
     return Outcome(ranked=ids, scores=[r["score"] for r in rows], value=rows)
 
 
@@ -165,7 +166,9 @@ def _relationship_metrics(ctx, planted: list[dict[str, str]], memories: list[str
 def _search_metrics(ctx, searches: list[dict[str, Any]]) -> dict[str, float]:
     if not searches:
         return {}
-    seen = ctx.state.get(_SEARCHES, {})
-    scores = [ndcg(seen.get(search_key(OracleSearch.model_validate(s["args"])), []), s["relevant"], 10)
-              for s in searches]
+    seen = {k: list(v) for k, v in ctx.state.get(_SEARCHES, {}).items()}
+    scores = []
+    for s in searches:
+        runs = seen.get(search_key(OracleSearch.model_validate(s["args"])), [])
+        scores.append(ndcg(runs.pop(0) if runs else [], s["relevant"], 10))  # a search that never ran scores 0
     return {"search_ndcg@10": round(fmean(scores), 6)}

@@ -59,17 +59,7 @@ class AdjList:
     def decode(cls, key: bytes, value: bytes | None) -> AdjList:
         if value is None:
             return cls()
-        body = unframe(key, value, "adjacency list", CorruptAdjacency)
-        try:
-            compacted_rev, tombstones = _HEAD.unpack_from(body, 0)
-            count, pos = decode_varint(body, _HEAD.size)
-        except (struct.error, ValueError) as exc:
-            raise CorruptAdjacency(f"adjacency list at LMDB key {key!r}: bad header ({exc})") from None
-        if len(body) - pos != count * ENTRY_SIZE or tombstones > count:
-            raise CorruptAdjacency(
-                f"adjacency list at LMDB key {key!r}: header says {count} entries / {tombstones} tombstones"
-                f" but {len(body) - pos} entry bytes follow"
-            )
+        compacted_rev, tombstones, body, pos = _parse(key, value)
         return cls(compacted_rev, tombstones, body[pos:])
 
     def encode(self, key: bytes) -> bytes:
@@ -117,6 +107,43 @@ class AdjList:
         self.compacted_rev = rev
         dead.sort(key=lambda pair: pair[0])
         return b"".join(raw for _, raw in dead)
+
+
+def _parse(key: bytes, value: bytes) -> tuple[int, int, bytes, int]:
+    """(compacted_rev, tombstones, body, offset of the first entry) of a checked list value."""
+    body = unframe(key, value, "adjacency list", CorruptAdjacency)
+    try:
+        compacted_rev, tombstones = _HEAD.unpack_from(body, 0)
+        count, pos = decode_varint(body, _HEAD.size)
+    except (struct.error, ValueError) as exc:
+        raise CorruptAdjacency(f"adjacency list at LMDB key {key!r}: bad header ({exc})") from None
+    if len(body) - pos != count * ENTRY_SIZE or tombstones > count:
+        raise CorruptAdjacency(
+            f"adjacency list at LMDB key {key!r}: header says {count} entries / {tombstones} tombstones"
+            f" but {len(body) - pos} entry bytes follow"
+        )
+    return compacted_rev, tombstones, body, pos
+
+
+def live_latest(key: bytes, value: bytes) -> list[tuple[int, int, int]]:
+    """`AdjList.decode(key, value).live(None, key)` without building the object (the hot path)."""
+    _, tombstones, body, pos = _parse(key, value)
+    if not tombstones:
+        return _plain(ENTRY.iter_unpack(memoryview(body)[pos:]), None) or resolve(
+            ENTRY.iter_unpack(body[pos:]), None, key)
+    return resolve(ENTRY.iter_unpack(body[pos:]), None, key)
+
+
+def _plain(entries, upto: int | None) -> list[tuple[int, int, int]] | None:
+    """The entries as (rel, other, rev) if they hold no tombstone and pass the sequence checks, else None."""
+    rows = list(entries)
+    if not rows or (upto is not None and rows[-1][2] > upto):
+        return None
+    revs = [row[2] for row in rows]
+    if (not any([row[3] for row in rows]) and all(map(int.__lt__, revs, revs[1:]))
+            and len({(row[0], row[1]) for row in rows}) == len(rows)):
+        return [row[:3] for row in rows]
+    return None
 
 
 def merge_entries(a: bytes | bytearray, b: bytes | bytearray) -> bytes:

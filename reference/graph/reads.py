@@ -10,20 +10,18 @@ import hashlib
 import os
 import struct
 from dataclasses import fields
-from itertools import repeat
 from time import perf_counter
 from typing import Any
 
 from reference.graph import keyspace as ks
-from reference.graph import revlog, snapshot_writer
-from reference.graph.adjacency import AdjList
+from reference.graph import revlog
+from reference.graph.adjacency import AdjList, live_latest
 from reference.graph.at import At
 from reference.graph.errors import CorruptRecord, InvalidRelation
 from reference.graph.records import Change, Edge, EdgeRef, KVEntry, Node
 from reference.graph.schema import load_relations
 from reference.graph.view import GraphView
 
-ADJ_CACHE_SIZE = 1 << 14
 _u64 = struct.Struct(">Q").pack
 _tuple_new = tuple.__new__  # builds EdgeRefs in C, skipping NamedTuple's Python-level __new__
 
@@ -34,6 +32,7 @@ class GraphReads:
     _rels: Any
     _names: dict[int, str]
     _adj_cache: dict[tuple[bytes, bytes], tuple[EdgeRef, ...]]
+    _adj_cache_size: int
 
     def _rel_id(self, view: GraphView, rel: str) -> int:
         if rel not in self._rels.ids:
@@ -41,12 +40,17 @@ class GraphReads:
         return self._rels.id(rel)
 
     def _rel_names(self, view: GraphView, entries: list[tuple[int, int, int]]) -> list[str | None]:
+        """The id -> name list, reloaded if an entry names a relation registered elsewhere."""
         names = self._rels.names
-        if entries and max(e[0] for e in entries) >= len(names):
-            self._rels = view.rels = load_relations(view.txn)
-            names = self._rels.names
-            if max(e[0] for e in entries) >= len(names):
-                raise InvalidRelation(f"adjacency holds relation id {max(e[0] for e in entries)}, not in the table")
+        try:
+            if None not in [names[e[0]] for e in entries]:
+                return names
+        except IndexError:
+            pass
+        self._rels = view.rels = load_relations(view.txn)
+        names = self._rels.names
+        for rid, _, _ in entries:
+            self._rels.name(rid)  # raises InvalidRelation naming the bad id
         return names
 
     def _query_event(self, op: str, memory_id: str | None, entity_type: str | None, scope: str | None, t0: float,
@@ -124,22 +128,19 @@ class GraphReads:
             if value is None:
                 return []
             cached = self._adj_cache.get((hk, value))
-            if cached is not None and rid is None:
-                return list(cached)
-            entries = AdjList.decode(hk, value).live(None, hk)
+            if cached is not None:
+                return list(cached) if rid is None else [r for r in cached if r.rel == rel]
+            entries = live_latest(hk, value)
         else:
             cached, entries = None, view.adjacency(hot, cold, nid, view.resolve(at))
         rels = self._rel_names(view, entries)
-        names = self._names
-        others = [names.get(o) or view.name_of(o, hk) for _, o, _ in entries]
+        names, name_of, new = self._names, view.name_of, _tuple_new
         if outgoing:
-            refs = list(map(_tuple_new, repeat(EdgeRef), zip(repeat(key), [rels[e[0]] for e in entries], others,
-                                                              [e[2] for e in entries])))
+            refs = [new(EdgeRef, (key, rels[r], names.get(o) or name_of(o, hk), v)) for r, o, v in entries]
         else:
-            refs = list(map(_tuple_new, repeat(EdgeRef), zip(others, [rels[e[0]] for e in entries], repeat(key),
-                                                              [e[2] for e in entries])))
-        if at is None and cached is None:
-            if len(self._adj_cache) >= ADJ_CACHE_SIZE:
+            refs = [new(EdgeRef, (names.get(o) or name_of(o, hk), rels[r], key, v)) for r, o, v in entries]
+        if at is None and cached is None and self._adj_cache_size:
+            if len(self._adj_cache) >= self._adj_cache_size:
                 self._adj_cache.clear()
             self._adj_cache[(hk, value)] = tuple(refs)
         if rid is not None:
@@ -234,6 +235,8 @@ class GraphReads:
         """Write the state at `at` (latest by default) as a snapshot file; returns its summary.
 
         The same state gives the same bytes; read it back with `SnapshotReader.open(path)`."""
+        from reference.graph import snapshot_writer  # only exports need it: keeps `open` light
+
         t0 = perf_counter()
 
         def fn(view: GraphView) -> tuple[bytes, dict[str, Any]]:

@@ -28,6 +28,7 @@ DELETED, HAS_PAYLOAD = 1, 2
 _NODE = struct.Struct("<ddIIB6H")
 _EDGE = struct.Struct("<ddIIB2H")
 _KV = struct.Struct("<dIB2H")
+_NO_TEXTS = [NONE, NONE]
 _NODE_TEXT = ("id", "type", "scope", "run_id", "task_id", "superseded_by")
 
 
@@ -42,6 +43,8 @@ def _raw(s: str | None) -> tuple[int, bytes]:
 
 def pack_texts(*texts: str | None) -> tuple[list[int], bytes]:
     """(lengths, concatenated UTF-8) of the strings, None as length 0xFFFF."""
+    if texts == (None, None):
+        return _NO_TEXTS, b""
     pairs = [_raw(s) for s in texts]
     return [n for n, _ in pairs], b"".join(raw for _, raw in pairs)
 

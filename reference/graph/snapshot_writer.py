@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from reference.graph import keyspace as ks
-from reference.graph.codec import dumps
+from reference.graph import recordcodec
+from reference.graph.adjacency import AdjList
+from reference.graph.codec import dumps, unframe
 from reference.graph.relations import RelationTable
 from reference.graph.snapshot_format import EDGE, HEADER, MAGIC, SECTION, SECTIONS, TABLE_END, VERSION, pad8
 from reference.graph.view import GraphView
@@ -47,15 +49,26 @@ def _adjacency(lists: dict[int, list[tuple[int, int, int]]], ids: list[int], ind
     return offs.tobytes() + entries.tobytes()
 
 
+def _lists(view: GraphView, hot: bytes, cold: bytes, rev: int) -> dict[int, list[tuple[int, int, int]]]:
+    lists = {}
+    for nid, key, value in view.iter_items(hot):
+        adj = AdjList.decode(key, value)
+        entries = adj.live(rev, key) if rev >= adj.compacted_rev else view.adjacency(hot, cold, nid, rev)
+        if entries:
+            lists[nid] = entries
+    return lists
+
+
 def build(view: GraphView, rev: int, rels: RelationTable) -> tuple[bytes, dict[str, Any]]:
     """The snapshot bytes of the state after `rev`, and a summary."""
     nodes: dict[int, bytes] = {}
-    for nid in view.iter_ids(ks.NODE):
-        body = view.node_at(nid, rev)
+    for nid, key, value in view.iter_items(ks.NODE):
+        body = recordcodec.decode("node", key, unframe(key, value, "node"))
+        if body["rev"] > rev:
+            body = view.node_at(nid, rev)
         if body is not None:
             nodes[nid] = dumps(body)
-    out = {nid: e for nid in view.iter_ids(ks.OUT) if (e := view.adjacency(ks.OUT, ks.OUT_COLD, nid, rev))}
-    inc = {nid: e for nid in view.iter_ids(ks.IN) if (e := view.adjacency(ks.IN, ks.IN_COLD, nid, rev))}
+    out, inc = _lists(view, ks.OUT, ks.OUT_COLD, rev), _lists(view, ks.IN, ks.IN_COLD, rev)
     ids = sorted(set(nodes) | set(out) | set(inc))
     index = {nid: i for i, nid in enumerate(ids)}
     str_offs, strings = _offsets([view.name_of(nid, ks.KEY).encode() for nid in ids])

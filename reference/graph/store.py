@@ -17,33 +17,32 @@ from __future__ import annotations
 import functools
 import os
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from time import perf_counter
 from typing import Any
 
 import lmdb
 
-from reference.graph import keyspace as ks
 from reference.graph.adjacency import CompactionPolicy
 from reference.graph.errors import MapFull, NotFound, ReadOnly, StoreClosed, StoreError
 from reference.graph.envpool import SharedEnv, acquire, release
 from reference.graph.reads import GraphReads
+from reference.graph.writes import GraphWrites
 from reference.graph.schema import initialise, is_initialised, load_relations
 from reference.graph.view import GraphView
 from reference.graph.writer import GraphWriter
 from reference.keys import hash64
-from reference.telemetry import NullSink, TelemetryEvent
+from reference.telemetry import NullSink
 
 DEFAULT_MAP_SIZE = 1 << 32  # 4 GiB of address space; the file grows as data does, the map doubles when full
 
 
-class GraphStore(GraphReads):
+class GraphStore(GraphWrites, GraphReads):
     """One LMDB environment directory holding the graph; see the module docstring."""
 
     def __init__(self, shared: SharedEnv, clock: Any, telemetry: Any, policy: CompactionPolicy,
-                 readonly: bool) -> None:
+                 readonly: bool, adjacency_cache: int = 1 << 14) -> None:
         env = shared.env
         self._shared = shared
         self._env = env
@@ -55,6 +54,7 @@ class GraphStore(GraphReads):
         self._hash = functools.lru_cache(maxsize=1 << 17)(hash64)
         self._names: dict[int, str] = {}
         self._adj_cache: dict[tuple[bytes, bytes], tuple] = {}  # exact: keyed by the list's own bytes
+        self._adj_cache_size = adjacency_cache
         self._gate = shared.gate
         self._wlock = shared.wlock
         self._local = threading.local()
@@ -66,12 +66,15 @@ class GraphStore(GraphReads):
 
     @classmethod
     def open(cls, path: str | os.PathLike, clock: Any, telemetry: Any = None, *, map_size: int = DEFAULT_MAP_SIZE,
-             compaction: CompactionPolicy | None = None, sync: bool = True, readonly: bool = False) -> GraphStore:
+             compaction: CompactionPolicy | None = None, sync: bool = True, readonly: bool = False,
+             adjacency_cache: int = 1 << 14) -> GraphStore:
         """Open (creating if needed) the store in directory `path`.
 
         `clock` gives `now()` for writes with `ts=None` (the store never reads wall time
         itself); `telemetry` is a `TelemetrySink`. `sync=False` skips fsync at commit
         (faster, for tests and scratch stores; a crash may lose the last commits).
+        `adjacency_cache` bounds the decoded-list cache of latest `get_out`/`get_in`
+        (entries; 0 turns it off).
         """
         if clock is None or not callable(getattr(clock, "now", None)):
             raise TypeError("GraphStore.open needs clock= (an object with now(); e.g. reference.clock.LogicalClock)")
@@ -91,7 +94,7 @@ class GraphStore(GraphReads):
                 with shared.wlock, env.begin(write=True) as txn:
                     if not is_initialised(txn):
                         initialise(txn)
-            return cls(shared, clock, telemetry, compaction or CompactionPolicy(), readonly)
+            return cls(shared, clock, telemetry, compaction or CompactionPolicy(), readonly, adjacency_cache)
         except BaseException:
             release(shared)
             raise
@@ -248,125 +251,3 @@ class GraphStore(GraphReads):
             if not w.full:
                 self._after_commit(w)
                 return result
-
-    def _ctx(self, run_id: str | None, task_id: str | None) -> tuple[str | None, str | None]:
-        return (run_id if run_id is not None else self._context[0],
-                task_id if task_id is not None else self._context[1])
-
-    def _event(self, w: GraphWriter | None, op: str, memory_id: str | None, entity_type: str | None,
-               scope: str | None, run_id: str | None, task_id: str | None, ts: float, t0: float,
-               **extra: Any) -> None:
-        event = TelemetryEvent(op, memory_id, entity_type, scope, run_id, task_id, ts,
-                               (perf_counter() - t0) * 1000.0, "store", extra)
-        if w is None:
-            self._sink.emit(event)
-        else:
-            w.events.append(event)
-
-    # -- writes ---------------------------------------------------------------
-    def put_node(self, id: str, type: str, payload: Any, scope: str | None = None, ts: float | None = None,
-                 run_id: str | None = None, task_id: str | None = None) -> int:
-        """Create or overwrite node `id`; the old version stays readable at earlier revisions. Returns the revision."""
-        run_id, task_id = self._ctx(run_id, task_id)
-
-        def op(w: GraphWriter) -> int:
-            t0 = perf_counter()
-            rev, overwrite = w.put_node(id, type, payload, scope, ts, run_id, task_id)
-            if self._emit_on:
-                self._event(w, "overwrite" if overwrite else "write", id, type, scope, run_id, task_id,
-                            w.last_ts, t0, rev=rev, kind="node")
-            return rev
-        return self._write(op)
-
-    def put_edge(self, src: str, rel: str, dst: str, payload: Any = None, ts: float | None = None,
-                 run_id: str | None = None, task_id: str | None = None) -> int:
-        """Create edge `src -rel-> dst` (or replace the payload of the live one). Returns the revision.
-
-        `rel` must be interned (the ten of §4.4 or `register_relation`), else `InvalidRelation`.
-        Endpoints need not exist as nodes (logged at INFO)."""
-        return self._put_edge(src, rel, dst, payload, ts, run_id, task_id, "put_edge")
-
-    def _put_edge(self, src: str, rel: str, dst: str, payload: Any, ts: float | None, run_id: str | None,
-                  task_id: str | None, kind: str) -> int:
-        run_id, task_id = self._ctx(run_id, task_id)
-
-        def op(w: GraphWriter) -> int:
-            t0 = perf_counter()
-            if kind == "supersede":
-                if src == dst:
-                    raise ValueError(f"a node cannot supersede itself ({src})")
-                for key in (src, dst):
-                    if not w.node_exists(key):
-                        raise NotFound(f"supersede({src!r}, {dst!r}): node {key!r} does not exist")
-            rev, overwrite = w.put_edge(src, rel, dst, payload, ts, run_id, task_id, kind)
-            if self._emit_on:
-                if kind == "supersede":
-                    self._event(w, "overwrite", dst, None, None, run_id, task_id, w.last_ts, t0, rev=rev,
-                                kind="supersede", superseded_by=src)
-                else:
-                    self._event(w, "overwrite" if overwrite else "write", src, "edge", None, run_id, task_id,
-                                w.last_ts, t0, rev=rev, kind="edge", rel=rel, dst=dst)
-            return rev
-        return self._write(op)
-
-    def put_edges(self, edges: Iterable[tuple | dict]) -> list[int]:
-        """Bulk `put_edge` in one transaction: tuples (src, rel, dst[, payload]) or dicts of put_edge's arguments."""
-        revs: list[int] = []
-        with self.batch():
-            for e in edges:
-                revs.append(self.put_edge(**e) if isinstance(e, dict) else self.put_edge(*e))
-        return revs
-
-    def delete_edge(self, src: str, rel: str, dst: str, ts: float | None = None, run_id: str | None = None,
-                    task_id: str | None = None) -> int:
-        """Delete the live edge (a tombstone; history keeps it). `NotFound` if it is not live."""
-        run_id, task_id = self._ctx(run_id, task_id)
-
-        def op(w: GraphWriter) -> int:
-            t0 = perf_counter()
-            rev = w.delete_edge(src, rel, dst, ts, run_id, task_id)
-            if self._emit_on:
-                self._event(w, "delete", src, "edge", None, run_id, task_id, w.last_ts, t0, rev=rev, kind="edge",
-                            rel=rel, dst=dst)
-            return rev
-        return self._write(op)
-
-    def supersede(self, new_id: str, old_id: str, payload: Any = None, ts: float | None = None,
-                  run_id: str | None = None, task_id: str | None = None) -> int:
-        """Mark node `old_id` superseded by `new_id` (both must exist): writes the edge
-        `new_id -supersedes-> old_id` and, in the same revision, a node version of `old_id`
-        with `superseded_by=new_id`. Deleting that edge clears the mark again."""
-        return self._put_edge(new_id, "supersedes", old_id, payload, ts, run_id, task_id, "supersede")
-
-    def put_kv(self, scope: str, namespace: str, key: str, payload: Any, ts: float | None = None,
-               run_id: str | None = None, task_id: str | None = None) -> int:
-        """Set policy entry scope/namespace/key (e.g. namespace "decision"); history keeps old values."""
-        return self._put_kv(scope, namespace, key, payload, ts, run_id, task_id, False)
-
-    def delete_kv(self, scope: str, namespace: str, key: str, ts: float | None = None, run_id: str | None = None,
-                  task_id: str | None = None) -> int:
-        """Retract a policy entry (a tombstone version). `NotFound` if it is not live."""
-        return self._put_kv(scope, namespace, key, None, ts, run_id, task_id, True)
-
-    def _put_kv(self, scope: str, namespace: str, key: str, payload: Any, ts: float | None, run_id: str | None,
-                task_id: str | None, delete: bool) -> int:
-        run_id, task_id = self._ctx(run_id, task_id)
-        path = ks.kv_path(scope, namespace, key)
-
-        def op(w: GraphWriter) -> int:
-            t0 = perf_counter()
-            rev, overwrite = w.put_kv(path, payload, ts, run_id, task_id, delete)
-            if self._emit_on:
-                kind = "delete" if delete else "overwrite" if overwrite else "write"
-                self._event(w, kind, f"kv:{scope}:{namespace}:{key}", namespace, scope, run_id, task_id,
-                            w.last_ts, t0, rev=rev, kind="kv")
-            return rev
-        return self._write(op)
-
-    def register_relation(self, name: str) -> int:
-        """Intern a new relation name (idempotent); returns its id. Ids are never reused."""
-        return self._write(lambda w: w.register_relation(name))
-
-    def compact(self) -> dict[str, int]:
-        """Compact every adjacency list that holds tombstones (lossless: see README)."""
-        return self._write(lambda w: w.compact_all())

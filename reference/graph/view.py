@@ -162,6 +162,16 @@ class GraphView:
         cold_list = get_list(ck) if get_list else AdjList.decode(ck, self.txn.get(ck))
         return resolve(ENTRY.iter_unpack(merge_entries(cold_list.entries, adj.entries)), rev, hk)
 
+    def iter_items(self, prefix: bytes) -> Iterator[tuple[int, bytes, bytes]]:
+        """(id, LMDB key, value) under a per-id keyspace, in numeric id order."""
+        cur = self.txn.cursor()
+        if not cur.set_range(prefix):
+            return
+        for k, v in cur.iternext():
+            if not k.startswith(prefix):
+                return
+            yield ks.id_of(k, prefix), k, v
+
     def iter_ids(self, prefix: bytes) -> Iterator[int]:
         """Ids under a per-id keyspace (n:, out:, in:) in numeric order."""
         cur = self.txn.cursor()

@@ -61,6 +61,7 @@ class GraphWriter:
         self.lists: dict[bytes, AdjList] = {}
         self.head, self.last_ts = self.view.head()
         self.events: list[tuple] = []
+        self.nodes_seen: set[int] = set()
 
     # -- helpers --------------------------------------------------------------
     def _rel(self, name: str) -> int:
@@ -165,8 +166,18 @@ class GraphWriter:
             "superseded_by": old["superseded_by"] if old else self._superseded_by(nid),
         }
         self.txn.put(ks.NODE + ks.u64(nid), frame(ks.NODE + ks.u64(nid), encode_node(body)))
+        self.nodes_seen.add(nid)
         self._log(rev, ts, "put_node", old is not None, run_id, task_id, revlog.NODE_SUBJECT.pack(nid))
         return rev, old is not None
+
+    def _has_node(self, nid: int) -> bool:
+        # Nodes are never deleted, so a positive answer holds for the rest of the transaction.
+        if nid in self.nodes_seen:
+            return True
+        if self.txn.get(ks.NODE + ks.u64(nid)) is None:
+            return False
+        self.nodes_seen.add(nid)
+        return True
 
     def node_exists(self, key: str) -> bool:
         nid = self.hash(key)
@@ -202,7 +213,7 @@ class GraphWriter:
         old = self.view.edge_at(eid, None)
         live = old is not None and not old["deleted"]
         for key, nid in ((src, sid), (dst, did)):
-            if self.txn.get(ks.NODE + ks.u64(nid)) is None:
+            if not self._has_node(nid):
                 log.info("edge %s -%s-> %s refers to node %s, which does not exist (allowed)", src, rel, dst, key)
         rev = self._next(ts)
         self._intern(src, sid, snew)

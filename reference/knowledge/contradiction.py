@@ -39,6 +39,19 @@ _NEGATIONS = frozenset("not no never cannot can't won't don't doesn't isn't aren
 _NUMBER = re.compile(r"^\d+(?:\.\d+)?[a-z%]*$")
 
 
+def supersede_marker(new: str, old: str = "") -> str | None:
+    """The explicit supersede marker of `new` that `old` does not already carry, lowercased."""
+    m = _MARKER.search(new)
+    if m and not re.search(re.escape(m.group(0)), old, re.I):
+        return m.group(0).lower()
+    return None
+
+
+def additive_marker(text: str) -> str | None:
+    m = _ADDITIVE.search(text)
+    return m.group(0).lower() if m else None
+
+
 def tokens(text: str) -> list[str]:
     return [t.strip(".,;:!?'\"").lower() for t in _TOKEN.findall(text) if t.strip(".,;:!?'\"")]
 
@@ -49,9 +62,9 @@ def _negations(toks: list[str]) -> int:
 
 def contradiction(old: str, new: str) -> str | None:
     """The reason the newer text contradicts the older (`marker:...`, `negation`, `value`, `substitution`), or None."""
-    m = _MARKER.search(new)
-    if m and not re.search(re.escape(m.group(0)), old, re.I):
-        return "marker:" + m.group(0).lower()
+    marker = supersede_marker(new, old)
+    if marker:
+        return "marker:" + marker
     a, b = tokens(old), tokens(new)
     ops = SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
     changed_old = [t for tag, i1, i2, _, _ in ops if tag != "equal" for t in a[i1:i2]]

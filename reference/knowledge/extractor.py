@@ -17,6 +17,7 @@ is one file, not also a dotted symbol). Order, entity type, confidence:
 | dotted | `authClient.refresh`, `os.path.join()`; every part an identifier, not all one letter | symbol | 0.7 |
 | call | `refresh_token()` | symbol | 0.75 |
 | code_span | an identifier in backticks, `` `getUserName` `` | symbol | 0.8 |
+| camel | a bare camelCase word, `getCartTotal` (lowercase run, capital, lowercase: not `iOS`, `macOS`) | symbol | 0.6 |
 | gazetteer | configured names (people, places, concepts), case-insensitive whole words | its type | 0.9 |
 | concepts | `metadata.concepts` (oracle_learn's `concepts`) | concept | 1.0 |
 
@@ -47,6 +48,7 @@ _IMPORT = re.compile(rf"(?:^|(?<=[;`]))[ \t]*import\s+(?P<name>{_IDENT}(?:\.{_ID
 _MODULE_WORD = re.compile(rf"\b(?:module|package)\s+`?(?P<name>{_DOTTED})`?")
 _DOTTED_RE = re.compile(rf"(?<![\w.])(?P<name>{_DOTTED})(?P<call>\(\))?(?![\w])")
 _CALL = re.compile(rf"(?<![\w.])(?P<name>{_IDENT})\(\)")
+_CAMEL = re.compile(r"(?<![\w`])(?P<name>[a-z]+[A-Z][a-z]+[A-Za-z0-9]*)(?![\w(`])")
 _CODE_SPAN = re.compile(rf"`(?P<name>{_IDENT}(?:\.{_IDENT})*)(?:\(\))?`")
 
 
@@ -119,6 +121,8 @@ class EntityExtractor:
             add("symbol", m["name"], m["name"].lower(), m.start(), m.end(), 0.75, "call")
         for m in _CODE_SPAN.finditer(masked):
             add("symbol", m["name"], m["name"].lower(), m.start("name"), m.end("name"), 0.8, "code_span")
+        for m in _CAMEL.finditer(masked):
+            add("symbol", m["name"], m["name"].lower(), m.start(), m.end(), 0.6, "camel")
         for type_, name, rx in self.gazetteer:
             for m in rx.finditer(masked):
                 add(type_, name, name.lower().strip(), m.start(), m.end(), 0.9, "gazetteer")

@@ -179,9 +179,7 @@ def _enrich(layer: "KnowledgeLayer", conn: sqlite3.Connection, hits: dict[str, O
             return
         before = {mid: h.score for mid, h in hits.items()}
         added: dict[str, float] = {}
-        for rel in relationship_table.touching(conn, sorted(frontier)):
-            if rel.type == "relates_to" or rel.target_id not in frontier:
-                continue
+        for rel in relationship_table.into(conn, sorted(frontier), ("updates", "extends", "derives")):
             if allowed is not None and rel.source_id not in allowed:
                 continue
             base = hits[rel.target_id]

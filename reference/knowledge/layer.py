@@ -19,6 +19,8 @@ import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+import numpy as np
+
 from reference.knowledge import entity_table, relationship_table, temporal_table
 from reference.knowledge.decay import DAY
 from reference.knowledge.document_date import extract_document_date
@@ -44,7 +46,7 @@ class KnowledgeLayer:
     def __init__(self, store: Any, gazetteer: Mapping[str, Iterable[str]] | None = None) -> None:
         self.store = store
         self.extractor = EntityExtractor(gazetteer)
-        self.builder = RelationshipBuilder(self._similar)
+        self.builder = RelationshipBuilder(self._similar, self._cosines)
         self._last_refresh: float | None = None
 
     @classmethod
@@ -195,6 +197,13 @@ class KnowledgeLayer:
                 "layers": temporal_table.layer_counts(conn)}
 
     # -- internals -----------------------------------------------------------------
+    def _cosines(self, entry: MemoryEntry, memory_ids: list[str]) -> dict[str, float]:
+        vec = self.store.vectors.get(entry.key_hash)
+        if vec is None or not memory_ids:
+            return {}
+        sims = self.store.vectors.scores(vec, [self.store.tracker.hash_fn(m) for m in memory_ids])
+        return {m: float(x) for m, x in zip(memory_ids, sims) if not np.isnan(x)}
+
     def _similar(self, entry: MemoryEntry, k: int, eligible: Callable[[str], bool]) -> list[tuple[MemoryEntry, float]]:
         """The `k` eligible memories nearest to `entry` by the store's vectors (itself excluded).
 
@@ -207,7 +216,7 @@ class KnowledgeLayer:
         conn = self.store.tracker.conn()
         want = k + 1
         while True:
-            pairs = self.store.vectors.topk(vec, want, tags=[KIND_TAGS["memory"]], with_ties=True)
+            pairs = self.store.vectors.topk(vec, want, tags=[KIND_TAGS["memory"]])
             entries = self.store.tracker.memories.get_many(conn, [h for h, _ in pairs])
             out = [(entries[h], s) for h, s in pairs
                    if h in entries and h != entry.key_hash and eligible(entries[h].id)]

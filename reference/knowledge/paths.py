@@ -5,7 +5,8 @@ A file path has at least one `/` and a last component with an extension
 note extension (`README.md`, `package.json`). A directory path needs three
 or more components or a trailing slash (`src/features/auth`, `docs/`), so
 prose like `and/or` or `client/server` is not a path; two or more purely
-numeric components (`1/25/2026`) are not a path either.
+numeric components (`1/25/2026`) are not a path either, and a name followed
+by `(` is a call (`digestJob.lock()`), not a file.
 
 Path slugs (seed 004 Phase 4): a directory named in `CONTAINERS` followed
 by a further directory gives `<kind>:<that directory>` -
@@ -26,7 +27,7 @@ FILE_EXTENSIONS = frozenset(
     "sql sh bash zsh c h cc cpp hpp css scss html vue svelte swift proto graphql env xml csv".split()
 )
 PATH_RE = re.compile(r"(?<![\w/.\-@])(?:\.{1,2}/)?(?:[\w.\-]+/)+[\w.\-]*")
-BARE_FILE_RE = re.compile(r"(?<![\w/.\-@])[A-Za-z0-9_\-]+(?:\.[A-Za-z0-9_\-]+)*\.([A-Za-z0-9]{1,8})(?![\w/])")
+BARE_FILE_RE = re.compile(r"(?<![\w/.\-@])[A-Za-z0-9_\-]+(?:\.[A-Za-z0-9_\-]+)*\.([A-Za-z0-9]{1,8})(?![\w/(])")
 _EXT = re.compile(r"[^.]\.[A-Za-z0-9]{1,8}$")
 SLUG_RE = re.compile(r"[a-z0-9][a-z0-9_\-]*")
 

@@ -4,14 +4,26 @@ For a new memory N (source) and each earlier memory O (target):
 1. similarity (cosine of the store's vectors, the `VECTOR_CANDIDATES`
    nearest): s > `UPDATE_THRESHOLD` -> `updates` if `contradiction(O, N)`
    fires, else `extends`; `RELATE_THRESHOLD` < s <= `UPDATE_THRESHOLD` ->
-   `relates_to`; confidence = s. The seed's 0.8 / 0.5 were set for
+   `relates_to`; confidence = s. Same subject: when both memories name
+   files, directories, symbols or modules (`SUBJECT_TYPES`) and share none
+   of them, they are about different things - the same sentence about
+   another file is no update - so a pair above the update threshold is only
+   `relates_to` (`metadata.differentSubjects`). The seed's 0.8 / 0.5 were set for
    sentence embeddings; the thresholds here are measured for hashing-v1
    (reference/knowledge/README.md, "Thresholds").
-2. shared entities: O mentions an entity N mentions (entity types in
+2. markers (paraphrases): similarity misses an update or extension that
+   is reworded, so when N carries an explicit supersede marker (see
+   `contradiction`) or an additive one ("also", "additionally", "in
+   addition", "furthermore", "moreover", "as well"), the one earlier memory
+   that shares a subject entity with N and is most similar to it (cosine at
+   least `MARKER_MIN_SIMILARITY`, ties newest) gets `updates` (supersede
+   marker, not already in its own text) or `extends` (additive marker);
+   confidence = the cosine, `metadata.reason` the marker.
+3. shared entities: O mentions an entity N mentions (entity types in
    `NOT_SHARED` excluded: a shared date says nothing about the topic) ->
    `relates_to`, confidence 0.6, `metadata.sharedEntities`; at most
    `MAX_SHARED_LINKS` targets, most shared entities first, then newest.
-3. derives: N has a conclusion marker ("therefore", "thus", "hence", "so we
+4. derives: N has a conclusion marker ("therefore", "thus", "hence", "so we
    conclude", "which means", "this means", "combining", "together these",
    "conclusion") and its entities are named by two or more distinct earlier
    memories: for each of N's entities in text order, the earlier memory
@@ -27,30 +39,37 @@ import sqlite3
 from collections.abc import Callable
 
 from reference.knowledge import entity_table
-from reference.knowledge.contradiction import contradiction
+from reference.knowledge.contradiction import additive_marker, contradiction, supersede_marker
 from reference.knowledge.model import RELATION_PRIORITY, Relationship
 from reference.memory_record import MemoryEntry
 
 UPDATE_THRESHOLD = 0.8
 RELATE_THRESHOLD = 0.65
+MARKER_MIN_SIMILARITY = 0.4
 VECTOR_CANDIDATES = 10
 MAX_SHARED_LINKS = 10
 MAX_DERIVED_FROM = 3
 SHARED_CONFIDENCE = 0.6
 DERIVES_CONFIDENCE = 0.7
 NOT_SHARED = ("time",)
+SUBJECT_TYPES = ("file", "dir", "symbol", "module")
 _CONCLUSION = re.compile(r"\b(therefore|thus|hence|so we conclude|which means|this means|combining|"
                          r"together these|conclusion)\b", re.I)
 
 Similar = Callable[[MemoryEntry, int, Callable[[str], bool]], list[tuple[MemoryEntry, float]]]
+Cosines = Callable[[MemoryEntry, list[str]], dict[str, float]]
 
 
 class RelationshipBuilder:
-    """Finds the relationships of one new memory; `similar(entry, k, eligible)` gives (memory, cosine) neighbours."""
+    """Finds the relationships of one new memory.
 
-    def __init__(self, similar: Similar, update_threshold: float = UPDATE_THRESHOLD,
+    `similar(entry, k, eligible)` gives its (memory, cosine) nearest
+    neighbours; `cosines(entry, ids)` the cosine with each listed memory.
+    """
+
+    def __init__(self, similar: Similar, cosines: Cosines, update_threshold: float = UPDATE_THRESHOLD,
                  relate_threshold: float = RELATE_THRESHOLD) -> None:
-        self.similar = similar
+        self.similar, self.cosines = similar, cosines
         self.update_threshold, self.relate_threshold = update_threshold, relate_threshold
 
     def build(self, conn: sqlite3.Connection, entry: MemoryEntry, eligible: Callable[[str], bool],
@@ -62,10 +81,15 @@ class RelationshipBuilder:
             if cur is None or RELATION_PRIORITY[rel.type] < RELATION_PRIORITY[cur.type]:
                 found[rel.target_id] = rel
 
-        for other, sim in self.similar(entry, VECTOR_CANDIDATES, eligible):
-            if other.id == entry.id:
-                continue
-            if sim > self.update_threshold:
+        neighbours = [(o, s) for o, s in self.similar(entry, VECTOR_CANDIDATES, eligible) if o.id != entry.id]
+        subjects = _subjects(conn, [entry.id] + [o.id for o, _ in neighbours])
+        mine = subjects.get(entry.id, set())
+        for other, sim in neighbours:
+            theirs = subjects.get(other.id, set())
+            if sim > self.update_threshold and mine and theirs and not mine & theirs:
+                offer(Relationship(entry.id, other.id, "relates_to", round(sim, 6),
+                                   {"similarity": round(sim, 6), "differentSubjects": True}, created_at))
+            elif sim > self.update_threshold:
                 reason = contradiction(other.text, entry.text)
                 offer(Relationship(entry.id, other.id, "updates" if reason else "extends", round(sim, 6),
                                    {"similarity": round(sim, 6), **({"reason": reason} if reason else {})},
@@ -77,6 +101,9 @@ class RelationshipBuilder:
                   if eligible(d)}
         order = _newest_first(conn, list(shared))
         ranked = sorted(shared, key=lambda d: (-len(shared[d]), order.get(d, 0), d))
+        marked = self._marked(conn, entry, shared, mine, order, created_at)
+        if marked is not None:
+            offer(marked)
         for doc in ranked[:MAX_SHARED_LINKS]:
             if doc not in found:
                 found[doc] = Relationship(entry.id, doc, "relates_to", SHARED_CONFIDENCE,
@@ -84,6 +111,29 @@ class RelationshipBuilder:
         for rel in self._derived(conn, entry, shared, order, created_at):
             offer(rel)
         return [found[k] for k in sorted(found)]
+
+    def _marked(self, conn: sqlite3.Connection, entry: MemoryEntry, shared: dict[str, list[str]], mine: set[str],
+                order: dict[str, int], created_at: str) -> Relationship | None:
+        supersede, additive = supersede_marker(entry.text), additive_marker(entry.text)
+        if not (supersede or additive):
+            return None
+        same_subject = sorted(d for d, ents in shared.items() if mine & set(ents))
+        sims = {d: s for d, s in self.cosines(entry, same_subject).items() if s >= MARKER_MIN_SIMILARITY}
+        if not sims:
+            return None
+        best = min(sims, key=lambda d: (-sims[d], order.get(d, 0), d))
+        text = self._text(conn, best)
+        marker = supersede_marker(entry.text, text)
+        type_, reason = ("updates", "marker:" + marker) if marker else ("extends", "additive:" + (additive or ""))
+        if type_ == "extends" and not additive:
+            return None
+        return Relationship(entry.id, best, type_, round(sims[best], 6),
+                            {"similarity": round(sims[best], 6), "reason": reason}, created_at)
+
+    @staticmethod
+    def _text(conn: sqlite3.Connection, memory_id: str) -> str:
+        row = conn.execute("SELECT text FROM memories WHERE id = ?", (memory_id,)).fetchone()
+        return row[0] if row else ""
 
     def _derived(self, conn: sqlite3.Connection, entry: MemoryEntry, shared: dict[str, list[str]],
                  order: dict[str, int], created_at: str) -> list[Relationship]:
@@ -102,6 +152,11 @@ class RelationshipBuilder:
             return []
         return [Relationship(entry.id, d, "derives", DERIVES_CONFIDENCE, {"via": ent}, created_at)
                 for d, ent in chosen.items()]
+
+
+def _subjects(conn: sqlite3.Connection, ids: list[str]) -> dict[str, set[str]]:
+    ents = entity_table.entity_ids_of(conn, ids)
+    return {d: {e for e in es if e.split(":", 1)[0] in SUBJECT_TYPES} for d, es in ents.items()}
 
 
 def _newest_first(conn: sqlite3.Connection, ids: list[str]) -> dict[str, int]:

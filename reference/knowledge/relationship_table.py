@@ -38,6 +38,18 @@ def touching(conn: sqlite3.Connection, ids: list[str]) -> list[Relationship]:
     return out
 
 
+def into(conn: sqlite3.Connection, targets: list[str], types: tuple[str, ...]) -> list[Relationship]:
+    """Relationships of the given types whose target is among `targets`."""
+    out: list[Relationship] = []
+    tmarks = ",".join("?" * len(types))
+    for i in range(0, len(targets), 400):
+        part = targets[i: i + 400]
+        out += [_rel(r) for r in conn.execute(
+            f"SELECT {_COLS} FROM relationships WHERE target_id IN ({','.join('?' * len(part))}) "
+            f"AND type IN ({tmarks}) ORDER BY id", [*part, *types])]
+    return out
+
+
 def delete_document(conn: sqlite3.Connection, document_id: str) -> int:
     return conn.execute("DELETE FROM relationships WHERE source_id = ? OR target_id = ?",
                         (document_id, document_id)).rowcount

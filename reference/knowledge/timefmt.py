@@ -15,4 +15,5 @@ def to_text(ts: float | None) -> str | None:
 def from_text(value: str | None) -> float | None:
     if value is None:
         return None
-    return datetime.strptime(value, FORMAT).replace(tzinfo=timezone.utc).timestamp()
+    # fromisoformat is C code (strptime costs about 100 us a call); the stored text always ends in Z
+    return datetime.fromisoformat(value[:-1]).replace(tzinfo=timezone.utc).timestamp()

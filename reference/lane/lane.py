@@ -46,6 +46,7 @@ class MemoryLane:
         self.feedback_table = FeedbackTable()
         self.recalls = RecallTable()
         self.engine = LaneSearch(store, self.floors, self.feedback_table)
+        self._known: tuple[tuple, list[str], EntityResolver] | None = None
         store.add_delete_listener(self._forget)
 
     @classmethod
@@ -96,14 +97,30 @@ class MemoryLane:
         return self.feedback_table.state(self.memstore.tracker.conn(), memory_id)
 
     def known_entities(self) -> list[str]:
-        """Every entity slug some memory carries, sorted."""
-        return [r[0] for r in self.memstore.tracker.conn().execute(_KNOWN_SQL)]
+        """Every entity slug some memory carries, sorted.
+
+        Cached until the store's memory count or write counter moves (so writes
+        and deletes by any process are seen); a slug changed in place by
+        `update_metadata` outside the lane is seen after the next write.
+        """
+        conn = self.memstore.tracker.conn()
+        stamp = conn.execute("SELECT (SELECT count(*) FROM memories), "
+                             "(SELECT value FROM meta WHERE name = 'seq:memory')").fetchone()
+        if self._known is None or self._known[0] != stamp:
+            known = [r[0] for r in conn.execute(_KNOWN_SQL)]
+            self._known = (stamp, known, EntityResolver(known))
+        return list(self._known[1])
+
+    def resolver(self) -> EntityResolver:
+        """A resolver over the current known entities (rebuilt only when they may have changed)."""
+        self.known_entities()
+        return self._known[2]
 
     def resolve(self, query: str, entities: list[str] | None = None) -> Resolution:
         """The entities of a query: the caller's slugs if given, else the resolver's reading."""
         if entities:
             return Resolution(tuple(sorted({check_slug(e) for e in entities})))
-        return EntityResolver(self.known_entities()).resolve(query)
+        return self.resolver().resolve(query)
 
     def find(self, query: str, entities: list[str] | None = None, top_k: int = 10,
              session_id: str | None = None) -> LaneResult:

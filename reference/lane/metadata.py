@@ -25,6 +25,7 @@ from reference.lane.taxonomy import DEFAULT_TYPE, MemoryType
 
 LANE_VERSION = "1"
 COLLECTION = "memory-lane"
+_BY_VALUE = {t.value: t for t in MemoryType}
 
 
 @dataclass(frozen=True)
@@ -49,10 +50,8 @@ def pack(memory_type: MemoryType, entity_slugs: list[str], confidence: int | Non
 def read(metadata: dict[str, Any] | None) -> LaneFields:
     """The lane fields of a memory, leniently (see the module notes)."""
     meta = metadata or {}
-    try:
-        mtype = MemoryType(meta.get("memory_type"))
-    except ValueError:
-        mtype = DEFAULT_TYPE
+    raw_type = meta.get("memory_type")
+    mtype = _BY_VALUE.get(raw_type, DEFAULT_TYPE) if isinstance(raw_type, str) else DEFAULT_TYPE
     raw = meta.get("entity_slugs")
     slugs = tuple(s for s in raw if is_slug(s)) if isinstance(raw, list) else ()
     return LaneFields(mtype, slugs)

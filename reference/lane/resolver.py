@@ -64,8 +64,13 @@ class EntityResolver:
     def __init__(self, known: Iterable[str]) -> None:
         self.known = tuple(sorted({s for s in known if is_slug(s)}))
         self._names: dict[tuple[str, ...], list[str]] = defaultdict(list)
+        self._by_part: dict[str, set[str]] = defaultdict(set)
         for slug in self.known:
-            self._names[tuple(_fold(w) for w in slug.partition(":")[2].split("-"))].append(slug)
+            name = tuple(_fold(w) for w in slug.partition(":")[2].split("-"))
+            self._names[name].append(slug)
+            for part in name:
+                self._by_part[part].add(slug)
+        self._by_length = sorted(self._names, key=lambda n: (-len(n), n))
 
     def resolve(self, text: str) -> Resolution:
         """The entities `text` mentions (see the module rules)."""
@@ -77,7 +82,10 @@ class EntityResolver:
         words = [_fold(w) for w in shown]
         covered = [False] * len(words)
         ambiguous: list[Ambiguity] = []
-        for name in sorted(self._names, key=lambda n: (-len(n), n)):  # longest names first
+        present = set(words)
+        for name in self._by_length:  # longest names first
+            if not present.issuperset(name):
+                continue
             for i in range(len(words) - len(name) + 1):
                 if tuple(words[i: i + len(name)]) == name and not any(covered[i: i + len(name)]):
                     for j in range(i, i + len(name)):
@@ -86,9 +94,9 @@ class EntityResolver:
         for i, word in enumerate(words):
             if covered[i] or len(word) < MIN_FUZZY:
                 continue
-            cands = [s for name, ss in self._names.items() if any(p.startswith(word) for p in name) for s in ss]
+            cands = {s for part, ss in self._by_part.items() if part.startswith(word) for s in ss}
             if cands:
-                _collect(sorted(set(cands)), shown[i], slugs, ambiguous)
+                _collect(sorted(cands), shown[i], slugs, ambiguous)
         ambiguous = list({(a.mention, a.candidates): a for a in ambiguous}.values())
         return Resolution(tuple(sorted(set(slugs))), tuple(ambiguous), tuple(dict.fromkeys(unknown)))
 

@@ -22,9 +22,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reference.lane.errors import LaneError
-from reference.lane.feedback import MAX_FACTOR
-from reference.lane.intent import INTENT_BOOST
-from reference.lane.taxonomy import TYPE_WEIGHTS
 
 
 @dataclass(frozen=True)
@@ -43,10 +40,6 @@ class Floors:
 
 SEED_FLOORS = Floors(semantic=0.50, entity=0.40)
 CALIBRATED_FLOORS: dict[str, Floors] = {"hashing-v1": Floors(semantic=0.15, entity=0.12)}
-
-# No candidate's final score can exceed its cosine times this: a bound used to
-# stop fetching candidates once the top k can no longer change.
-MAX_MULTIPLIER = max(TYPE_WEIGHTS.values()) * INTENT_BOOST * MAX_FACTOR
 
 
 def floors_for(embedder_name: str) -> Floors:

@@ -82,14 +82,18 @@ def _translated(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _strict(tool: Tool) -> Tool:
-    """Forbid unknown arguments and type coercion; regenerate the published input schema."""
+    """Forbid unknown arguments and type coercion; say so in the published input schema.
+
+    The subclass only changes the config, so its schema is the base's plus
+    `additionalProperties: false` (set directly: regenerating it costs as much
+    as building the tool)."""
     base = tool.fn_metadata.arg_model
     model = type(base.__name__, (base,), {
         "model_config": ConfigDict(extra="forbid", strict=True, arbitrary_types_allowed=True),
         "__module__": base.__module__,
     })
     tool.fn_metadata.arg_model = model
-    tool.parameters = model.model_json_schema(by_alias=True)
+    tool.parameters = {**tool.parameters, "additionalProperties": False}
     return tool
 
 

@@ -11,6 +11,8 @@ from reference.rankers.base import Ranker
 RANKERS: dict[str, str] = {
     "galaxybrain": "reference.rankers.galaxybrain:GalaxybrainRanker",
     "oracle-hybrid": "reference.rankers.oracle_hybrid:OracleHybridRanker",
+    "memory-lane": "reference.rankers.memory_lane:MemoryLaneRanker",
+    "rrf": "reference.rankers.rrf:RRFRanker",
 }
 
 

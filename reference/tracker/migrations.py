@@ -14,6 +14,8 @@ from collections.abc import Callable
 
 from reference.errors import StoreError
 from reference.knowledge.schema import knowledge_schema
+from reference.lane.schema import lane_v1
+from reference.project.schema import project_schema
 
 FTS_TOKENIZER = "porter unicode61 remove_diacritics 2"
 
@@ -77,6 +79,8 @@ def _v2(conn: sqlite3.Connection) -> None:
 
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2]
 MIGRATIONS.append(knowledge_schema)  # v3: seed 001 knowledge tables (reference/knowledge/schema.py)
+MIGRATIONS.append(lane_v1)  # v4: seed 004 Memory Lane feedback and session recalls (reference/lane/schema.py)
+MIGRATIONS.append(project_schema)  # v5: seed 002 project branches, commits, documents (reference/project/schema.py)
 LATEST = len(MIGRATIONS)
 
 

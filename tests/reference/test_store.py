@@ -14,6 +14,7 @@ from reference.keys import hash64
 from reference.memory_input import InvalidMemory
 from reference.store import MemoryStore, StoreClosed
 from reference.telemetry import ListSink
+from reference.tracker import LATEST
 
 
 @pytest.fixture
@@ -276,7 +277,7 @@ def test_stats_counts_and_bytes(store):
     store.write_memory("one")
     st = store.stats()
     assert st["counts"]["memories"] == 1 and st["vectors"]["live"] == 1
-    assert st["bytes"]["blob.dat"] == store.blob.size() and st["schema_version"] == 2
+    assert st["bytes"]["blob.dat"] == store.blob.size() and st["schema_version"] == LATEST
     assert st["embedder"] == {"name": "hashing-v1", "dim": 256}
 
 

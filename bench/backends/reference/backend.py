@@ -15,7 +15,10 @@ from reference.telemetry import TelemetrySink
 
 from bench.backends.capabilities import Capability as C
 from bench.backends.interface import Backend, Hit
+from bench.backends.reference.graph import GraphPart
 from bench.backends.reference.knowledge import KnowledgePart
+from bench.backends.reference.lane import LanePart
+from bench.backends.reference.project import ProjectPart
 from bench.backends.reference.part import ReferencePart
 
 
@@ -23,14 +26,15 @@ def _dir_bytes(root: Path) -> int:
     return sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
 
 
-class ReferenceBackend(KnowledgePart, ReferencePart, Backend):
+class ReferenceBackend(GraphPart, KnowledgePart, LanePart, ProjectPart, ReferencePart, Backend):
     """Embedded reference store, in-process."""
 
     name = "reference"
     capabilities = frozenset({
         C.MEMORY_WRITE, C.MEMORY_GET, C.MEMORY_LIST, C.MEMORY_SEARCH, C.MEMORY_FILTERS,
         C.KEYWORD_SEARCH, C.MEMORY_DELETE, C.METADATA_FILTERS, C.CODE_INDEX, C.CODE_SEARCH,
-        C.KNOWLEDGE,
+        C.GRAPH, C.POLICY_KV, C.POINT_IN_TIME, C.SNAPSHOT,
+        C.KNOWLEDGE, C.MEMORY_LANE, C.PROJECT_MEMORY,
     })
     options = tuple(RANKERS)
 

@@ -62,7 +62,7 @@ class ReferenceMcpBackend(Backend):
 
     def server_command(self, data_dir: Path, start: float, telemetry: Path) -> list[str]:
         """The serve command line (argv after the Python executable)."""
-        args = ["-m", "bench.cli.main", "serve", "--data", str(data_dir), "--clock", f"logical:{start!r}",
+        args = ["-m", "bench.cli.serve_cmd", "--data", str(data_dir), "--clock", f"logical:{start!r}",
                 "--telemetry", str(telemetry)]
         if C.REDACTION not in self.capabilities:
             args.append("--no-redact")

@@ -71,6 +71,7 @@ def test_weak_ranker_is_significantly_worse_on_ndcg(compared):
     ref = load(out / "reference" / "report.json")["scenarios"]["smoke"]["per_query"]
     weak = load(out / "weak-ranker" / "report.json")["scenarios"]["smoke"]["per_query"]
     x, y = [q["ndcg@10"] for q in ref], [q["ndcg@10"] for q in weak]
+    assert sum(x) / len(x) > 0.5, "precondition: the reference store ranks the smoke queries well"
     row = next(r for r in load(out / "comparison.json")["scenarios"]["smoke"]["quality"] if r["metric"] == "ndcg@10")
     test = row["vs_reference"]["weak-ranker"]
     assert test["diff"] == pytest.approx(sum(y) / len(y) - sum(x) / len(x), abs=1e-6) and test["diff"] < 0

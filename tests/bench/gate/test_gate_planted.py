@@ -1,7 +1,7 @@
 """The gate end to end on the smoke scenario: planted regressions fail, an unchanged backend passes.
 
 Planted with `register_backend`: a weakened ranker (the reference store minus its best
-hit) and an artificial delay (10 ms of sleep per search). The baseline is a real
+hit) and an artificial delay (20 ms of sleep per search). The baseline is a real
 `run --repeat 3` of the reference backend made once for the module.
 """
 import json
@@ -13,9 +13,11 @@ from bench.backends.reference.backend import ReferenceBackend
 from bench.backends.registry import register_backend, unregister_backend
 from bench.cli.main import main
 
-# Thresholds for a shared, busy machine (other jobs run beside the tests): the delay is far
-# beyond them, machine noise is not. The default thresholds are exercised on the delay below.
-SHARED_MACHINE = ["--latency", "queries.p50:50%:2ms"]
+# Thresholds for a shared, busy machine: other jobs running beside the tests slowed every step
+# about 3x here (load 6 on 2 cores), so an unchanged backend must survive a 4x, +5 ms move of
+# the median search; the planted 20 ms delay is far beyond that. The default thresholds are
+# exercised on the delay below (the direction in which machine noise cannot make a test pass).
+SHARED_MACHINE = ["--latency", "queries.p50:300%:5ms"]
 
 
 class WeakRanker(ReferenceBackend):
@@ -29,13 +31,13 @@ class WeakRanker(ReferenceBackend):
 
 
 class SlowSearch(ReferenceBackend):
-    """The reference store, 10 ms slower on every search."""
+    """The reference store, 20 ms slower on every search."""
 
     name = "slow-search"
     options = ()
 
     def search_memories(self, *args, **kwargs):
-        time.sleep(0.010)
+        time.sleep(0.020)
         return super().search_memories(*args, **kwargs)
 
 
@@ -52,6 +54,8 @@ def planted():
 def baseline(tmp_path_factory):
     out = tmp_path_factory.mktemp("baseline")
     assert main(["run", "smoke", "--repeat", "3", "--out", str(out), "--quiet"]) == 0
+    quality = json.loads((out / "report.json").read_text())["scenarios"]["smoke"]["quality"]
+    assert quality["mrr@10"] > 0.5, "precondition: the reference store puts relevant memories first on smoke"
     return out
 
 

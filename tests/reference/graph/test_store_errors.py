@@ -48,12 +48,17 @@ def test_unknown_relations_are_hard_errors(env):
 
 def test_relation_table_is_shared_between_open_stores(env):
     other = GraphStore.open(env.path, clock=LogicalClock(100.0), sync=False)
+    reader = GraphStore.open(env.path, clock=LogicalClock(100.0), sync=False)
     try:
+        assert reader.get_out(A) == []  # loads its relation table now, before "owns" exists
         other.register_relation("owns")
         env.store.put_edge(A, "owns", B)  # the first store learns the new relation from LMDB
         assert [e.rel for e in other.get_out(A)] == ["owns"]
+        assert [(e.rel, e.dst) for e in reader.get_out(A)] == [("owns", B)]  # an id it had not seen
+        assert [e.src for e in reader.get_in(B, rel="owns")] == [A]
     finally:
         other.close()
+        reader.close()
 
 
 def test_id_collision_is_a_hard_error(env):

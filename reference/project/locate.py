@@ -1,0 +1,54 @@
+"""File localisation: which files a task described in words will touch.
+
+Two kinds of evidence, fused by reciprocal rank (RRF, k = RRF_K):
+- code: the store's semantic code search over indexed files and chunks; each
+  path counts once, at the rank of its best file or chunk hit;
+- history: the branch-filtered project memories most similar to the query;
+  each memory at rank r adds 1 / (RRF_K + r) / sqrt(n) to each of the n
+  files it changed (a commit touching many files says less about each).
+A path's score is the sum; ties are broken by path. The constants were set
+before the scenario was scored and are not tuned on it.
+"""
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from typing import Any
+
+from reference.errors import InvalidKey
+from reference.keys import file_key
+from reference.memory_record import SearchHit
+
+RRF_K = 60
+CODE_K = 40      # code hits read (chunks and files)
+MEMORY_K = 20    # project memories read
+
+
+def locate_files(project: Any, query: str, top_k: int = 10, *, branch: str | None = None) -> list[SearchHit]:
+    """The `top_k` files most likely relevant to `query`, as `file:<path>` hits, best first."""
+    scores: dict[str, float] = defaultdict(float)
+    code_rank: dict[str, int] = {}
+    for h in project.store.code_search(query, top_k=CODE_K):
+        path = h.meta.get("path")
+        if path and path not in code_rank:
+            code_rank[path] = len(code_rank)
+    for path, r in code_rank.items():
+        scores[path] += 1.0 / (RRF_K + r)
+    history: dict[str, float] = defaultdict(float)
+    for r, h in enumerate(project.search(query, top_k=MEMORY_K, branch=branch)):
+        files = [f for f in (h.entry.metadata.get("files_changed") or []) if isinstance(f, str)]
+        for f in files:
+            history[f] += 1.0 / (RRF_K + r) / math.sqrt(len(files))
+    for path, s in history.items():
+        scores[path] += s
+    hits = []
+    for path, s in sorted(scores.items(), key=lambda ps: (-ps[1], ps[0])):
+        try:
+            key = file_key(path)
+        except InvalidKey:
+            continue  # a path no file key can name (cannot be a search result)
+        hits.append(SearchHit(key, "file", s, None, {"path": path, "code_rank": code_rank.get(path),
+                                                      "history": round(history.get(path, 0.0), 6)}))
+        if len(hits) == top_k:
+            break
+    return hits

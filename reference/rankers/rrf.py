@@ -1,0 +1,74 @@
+"""Reciprocal rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009) of keyword, vector and galaxybrain lists.
+
+    rrf_score(d) = sum over lists L containing d of 1 / (k + rank_L(d)),  ranks from 1
+
+k = 60, the paper's value: it damps the weight of the first few ranks so that
+no single list dominates. Each list is cut at DEPTH (at least top_k).
+
+The lists: keyword = FTS5 bm25 (`store.fts_scores`), vector = cosine top-k
+(`store.vector_topk`), galaxybrain = the store's filtered semantic search.
+With structured filters the keyword and vector lists are computed inside the
+filter (bm25 and cosine over the filtered memories), so every list respects
+it. Note: in the reference store a text query's vector list and galaxybrain
+list are the same ranking (galaxybrain is filtered cosine), so the fusion
+counts semantic evidence twice and keyword evidence once.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reference.memory_record import SearchHit
+from reference.rankers.base import Query
+from reference.rankers.galaxybrain import GalaxybrainRanker
+
+RRF_K = 60
+DEPTH = 100
+
+
+def rrf(rankings: Sequence[Sequence[str]], k: int = RRF_K) -> list[tuple[str, float]]:
+    """Fuse ranked id lists; (id, score) best first, ties by id. An id repeated in a list counts once, at its best rank."""
+    if isinstance(k, bool) or not isinstance(k, (int, float)) or k < 0:
+        raise ValueError(f"rrf k must be a non-negative number, got {k!r}")
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        seen: set[str] = set()
+        for rank, doc in enumerate(ranking, start=1):
+            if doc in seen:
+                continue
+            seen.add(doc)
+            scores[doc] = scores.get(doc, 0.0) + 1.0 / (k + rank)
+    return sorted(scores.items(), key=lambda x: (-x[1], x[0]))
+
+
+class RRFRanker:
+    """Reciprocal rank fusion of the store's keyword, vector and galaxybrain rankings."""
+
+    name = "rrf"
+
+    def __init__(self, store, k: int = RRF_K, depth: int = DEPTH) -> None:
+        self.store, self.k, self.depth = store, k, depth
+        self.galaxybrain = GalaxybrainRanker(store)
+
+    def search(self, query: Query) -> list[SearchHit]:
+        depth = max(self.depth, query.top_k)
+        gb = self.galaxybrain.search(Query(query.text, query.task, query.context, query.insights, query.tags,
+                                           depth, query.where_metadata))
+        if query.text is None or not query.text.strip():
+            return gb[: query.top_k]
+        keyword, vector = self._lists(query, depth)
+        fused = rrf([keyword, vector, [h.id for h in gb]], self.k)[: query.top_k]
+        entries = {h.id: h.entry for h in gb}
+        missing = [m for m, _ in fused if m not in entries]
+        for m in missing:
+            entries[m] = self.store.memories.get(m)
+        return [SearchHit(m, "memory", s, entries[m]) for m, s in fused if entries[m] is not None]
+
+    def _lists(self, query: Query, depth: int) -> tuple[list[str], list[str]]:
+        text = query.text
+        flt = self.store.memories.filter(query.task, query.context, query.insights, query.tags, query.where_metadata)
+        if flt.empty:
+            keyword = sorted(self.store.fts_scores(text, depth).items(), key=lambda x: (-x[1], x[0]))
+            return [m for m, _ in keyword], [h.id for h in self.store.vector_topk(text, depth)]
+        keyword_hits = self.store.memories.keyword(text, flt, depth)
+        vector_hits = self.store.memories.search(text, flt, depth)
+        return [h.id for h in keyword_hits], [h.id for h in vector_hits]
