@@ -26,6 +26,7 @@ from reference.indexer import Indexer, IndexResult
 from reference.keys import hash64
 from reference.memories import InvalidArgument, Memories
 from reference.memory_record import MemoryEntry, SearchHit
+from reference.patterns import PatternSetManager, Redactor
 from reference.store_telemetry import StoreTelemetry
 from reference.telemetry import TelemetrySink
 from reference.tracker import Tracker
@@ -44,12 +45,18 @@ class MemoryStore:
     """Memories, code index and unified search over one data directory."""
 
     def __init__(self, data_dir: Path, clock: Clock, embedder: Embedder, telemetry: TelemetrySink | None,
-                 redactor: Callable[[str], str] | None, hash_fn: Callable[[str], int]) -> None:
-        self.data_dir, self.clock, self.embedder, self.redactor = data_dir, clock, embedder, redactor
+                 redactor: Callable[[str], str] | None, hash_fn: Callable[[str], int], redact: bool = True) -> None:
+        self.data_dir, self.clock, self.embedder = data_dir, clock, embedder
         self.telemetry = StoreTelemetry(telemetry, clock)
         self.blob = Blob(data_dir / "blob.dat")
         self.vectors = VectorCache(data_dir, embedder.dim, model=embedder.name)
         self.tracker = Tracker(data_dir / "tracker.db", hash_fn=hash_fn)
+        # Pattern sets live with the store: `pattern_scan` reads blob slices through the
+        # tracker, and by default every write passes the secrets set before storage (seed 002).
+        self.patterns = PatternSetManager(data_dir, telemetry=telemetry, clock=clock)
+        if redactor is None and redact:
+            redactor = _secrets_redactor(self.patterns)
+        self.redactor = redactor
         self.memories = Memories(self.tracker, self.blob, self.vectors, embedder, clock, redactor)
         self.indexer = Indexer(self.tracker, self.blob, self.vectors, embedder, clock, redactor)
         self._closed = False
@@ -62,13 +69,13 @@ class MemoryStore:
     @classmethod
     def open(cls, data_dir: str | Path, *, clock: Clock, embedder: Embedder | None = None,
              telemetry: TelemetrySink | None = None, redactor: Callable[[str], str] | None = None,
-             hash_fn: Callable[[str], int] = hash64) -> "MemoryStore":
+             hash_fn: Callable[[str], int] = hash64, redact: bool = True) -> "MemoryStore":
         """Open (creating if needed) the store in `data_dir`; recovers a torn blob/vector tail."""
         if clock is None or not callable(getattr(clock, "now", None)):
             raise StoreError("MemoryStore.open needs clock= (an object with now() -> float)")
         path = Path(data_dir)
         path.mkdir(parents=True, exist_ok=True)
-        return cls(path, clock, embedder or HashingEmbedder(), telemetry, redactor, hash_fn)
+        return cls(path, clock, embedder or HashingEmbedder(), telemetry, redactor, hash_fn, redact)
 
     def close(self) -> None:
         if not self._closed:
@@ -264,6 +271,12 @@ class MemoryStore:
             "bytes": files,
             "bytes_total": sum(files.values()),
         }
+
+
+def _secrets_redactor(patterns: PatternSetManager) -> Callable[[str], str]:
+    """Replace every `pat:secrets` match with a marker naming the pattern."""
+    redactor = Redactor(patterns)
+    return lambda text: redactor.redact(text).text
 
 
 def _k(k: Any) -> int:

@@ -14,6 +14,7 @@ branches the repository no longer has. Details: reference/project/README.md.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -113,17 +114,15 @@ def _ingest(args: argparse.Namespace) -> int:
         result = ingest_history(project, history, _progress(args.quiet))
         if args.snapshot:
             snap = args.dataset / "snapshot.jsonl"
-            import json
-
             r = index_snapshot(store, [json.loads(x) for x in snap.read_text(encoding="utf-8").splitlines() if x])
             print(f"indexed {r.files_indexed} snapshot files ({r.chunks} chunks, {r.symbols} symbols)")
         if args.gc:
             gc = project.gc(local_branches(args.repo))
             print(f"gc: deleted {gc.deleted_memories} memories of {len(gc.deleted_branches)} deleted branch(es)")
         store.tracker.checkpoint()
-        size = store.stats()["bytes_total"]
     finally:
         store.close()
+    size = sum(p.stat().st_size for p in args.data.rglob("*") if p.is_file())
     seconds = time.perf_counter() - t0
     print(f"ingested {result.commits} commits on {result.branches} branches (default {result.default_branch}): "
           f"{result.written} new memories, {result.duplicates} duplicates skipped, {result.promoted} promoted, "

@@ -147,7 +147,7 @@ def _relationship_metrics(ctx, planted: list[dict[str, str]], memories: list[str
     if not planted:
         return {}
     detected: dict[tuple[str, str], str] = {}
-    for alias in memories:
+    for alias in sorted(set(memories) | {p["source"] for p in planted}):
         mid = ctx.resolve("$" + alias)
         for r in ctx.backend.oracle_relationships(mid, None):
             if r["source_id"] == mid:

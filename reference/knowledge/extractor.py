@@ -43,8 +43,8 @@ _SYM_KEY = re.compile(r"\bsym:(?P<path>[^\s#]+)#(?P<name>[^:\s]+):(?P<kind>[a-z_
 _FILE_KEY = re.compile(r"\bfile:(?P<path>[^\s#]+[^\s#.,;:!?)])")
 _SLUG = re.compile(r"(?<![\w/.\-])(?P<kind>" + "|".join(SLUG_TYPES) + r"):(?P<slug>[A-Za-z0-9][A-Za-z0-9_\-]*)")
 _FROM_IMPORT = re.compile(rf"\bfrom\s+(?P<name>{_IDENT}(?:\.{_IDENT})*)\s+import\b")
-_IMPORT = re.compile(rf"(?:^|(?<=[;`]))[ \t]*import\s+(?P<name>{_IDENT}(?:\.{_IDENT})*)|\bimport\s+(?P<dotted>{_DOTTED})",
-                     re.M)
+_IMPORT = re.compile(rf"(?:^|(?<=[;`]))[ \t]*import\s+(?P<name>{_IDENT}(?:\.{_IDENT})*)"
+                     rf"|\bimport\s+(?P<dotted>{_DOTTED})", re.M)
 _MODULE_WORD = re.compile(rf"\b(?:module|package)\s+`?(?P<name>{_DOTTED})`?")
 _DOTTED_RE = re.compile(rf"(?<![\w.])(?P<name>{_DOTTED})(?P<call>\(\))?(?![\w])")
 _CALL = re.compile(rf"(?<![\w.])(?P<name>{_IDENT})\(\)")

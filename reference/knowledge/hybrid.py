@@ -72,20 +72,30 @@ def allowed_ids(layer: "KnowledgeLayer", flt: MemoryFilter | None, after: float 
 
 
 def keyword_scores(conn: sqlite3.Connection, text: str, pool: int, allowed: set[str] | None) -> dict[str, float]:
+    """Memory id -> -bm25 of the `pool` best keyword matches among `allowed` (all when None)."""
     match = fts_match(text)
     if match is None or pool <= 0:
         return {}
+    if allowed is None:
+        # rank in the FTS index alone (joining every match to its row costs more than bm25); ids are not in
+        # the index, so a tie group reaching past the slack falls back to the join below, ordered by id
+        slack = pool + 16
+        rows = conn.execute("SELECT rowid, -bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? "
+                            "ORDER BY bm25(memories_fts) LIMIT ?", (match, slack)).fetchall()
+        if not (len(rows) == slack and rows[-1][1] == rows[min(pool, len(rows)) - 1][1]):
+            names = dict(_ids_of_hashes(conn, [r[0] for r in rows]))
+            scored = sorted(((names[r[0]], float(r[1])) for r in rows if r[0] in names), key=lambda x: (-x[1], x[0]))
+            return dict(scored[:pool])
     base = ("SELECT m.id, -bm25(memories_fts) AS s FROM memories_fts JOIN memories m "
             "ON m.key_hash = memories_fts.rowid WHERE memories_fts MATCH ?")
-    if allowed is None:
-        rows = conn.execute(base + " ORDER BY s DESC, m.id LIMIT ?", (match, pool)).fetchall()
-    else:
-        ids, rows = sorted(allowed), []
-        for i in range(0, len(ids), 500):
-            part = ids[i: i + 500]
-            rows += conn.execute(base + f" AND m.id IN ({','.join('?' * len(part))})", (match, *part)).fetchall()
-        rows = sorted(rows, key=lambda r: (-r[1], r[0]))[:pool]
-    return {r[0]: float(r[1]) for r in rows}
+    rows = []
+    ids = sorted(allowed) if allowed is not None else None
+    if ids is None:
+        rows = conn.execute(base, (match,)).fetchall()
+    for i in range(0, len(ids or []), 500):
+        part = ids[i: i + 500]
+        rows += conn.execute(base + f" AND m.id IN ({','.join('?' * len(part))})", (match, *part)).fetchall()
+    return {r[0]: float(r[1]) for r in sorted(rows, key=lambda r: (-r[1], r[0]))[:pool]}
 
 
 def vector_scores(layer: "KnowledgeLayer", text: str, pool: int, allowed: set[str] | None) -> dict[str, float]:
@@ -119,7 +129,8 @@ def _ids_of_hashes(conn: sqlite3.Connection, db_hashes: list[int]) -> list[tuple
 def hybrid_search(layer: "KnowledgeLayer", text: str, *, limit: int = 10, include_related: bool = True,
                   after: float | None = None, before: float | None = None, entity_filter: list[str] | None = None,
                   min_relevance: float | None = None, flt: MemoryFilter | None = None,
-                  record_access: bool = True) -> list[OracleHit]:
+                  record_access: bool = True, details: bool = True) -> list[OracleHit]:
+    """Ranked hits; `details` attaches each hit's entities and relationships (the ranker needs neither)."""
     store, conn, now = layer.store, layer.store.tracker.conn(), layer.store.clock.now()
     allowed = allowed_ids(layer, flt, after, before, entity_filter)
     pool = 2 * limit
@@ -139,12 +150,14 @@ def hybrid_search(layer: "KnowledgeLayer", text: str, *, limit: int = 10, includ
         _enrich(layer, conn, hits, now, min_relevance, allowed)
     ranked = sorted(hits.values(), key=lambda h: (-h.score, h.id))[:limit]
     ids = [h.id for h in ranked]
-    ents = entity_table.entity_ids_of(conn, ids)
-    rels = relationship_table.touching(conn, ids)
     for h in ranked:
         h.score = round(h.score, 9)
-        h.related_entities = ents.get(h.id, [])
-        h.relationships = [r for r in rels if h.id in (r.source_id, r.target_id)]
+    if details:
+        ents = entity_table.entity_ids_of(conn, ids)
+        rels = relationship_table.touching(conn, ids)
+        for h in ranked:
+            h.related_entities = ents.get(h.id, [])
+            h.relationships = [r for r in rels if h.id in (r.source_id, r.target_id)]
     if record_access and ids:
         layer.record_access(ids)
     return ranked

@@ -153,7 +153,7 @@ class KnowledgeLayer:
 
     def search(self, text: str, *, limit: int = 10, include_related: bool = True, after: Any = None,
                before: Any = None, entity_filter: list[str] | None = None, min_relevance: float | None = None,
-               flt: MemoryFilter | None = None, record_access: bool = True) -> list[OracleHit]:
+               flt: MemoryFilter | None = None, record_access: bool = True, details: bool = True) -> list[OracleHit]:
         """Seed 001 §5 hybrid search (see `reference.knowledge.hybrid`)."""
         if not isinstance(text, str):
             raise KnowledgeError(f"oracle_search: query must be a string, got {type(text).__name__}")
@@ -168,7 +168,7 @@ class KnowledgeLayer:
                              after=parse_time_arg(after, "temporalFilter.after"),
                              before=parse_time_arg(before, "temporalFilter.before"),
                              entity_filter=entity_filter, min_relevance=min_relevance, flt=flt,
-                             record_access=record_access)
+                             record_access=record_access, details=details)
 
     # -- time ----------------------------------------------------------------------
     def record_access(self, memory_ids: list[str]) -> None:

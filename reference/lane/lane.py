@@ -72,6 +72,8 @@ class MemoryLane:
         mtype = parse_type(memory_type) if memory_type is not None else classify(text)
         if entities is not None and (isinstance(entities, str) or not isinstance(entities, (list, tuple))):
             raise LaneError(f"entities must be a list of 'type:name' slugs, got {entities!r}")
+        if paths is not None and (isinstance(paths, str) or not isinstance(paths, (list, tuple))):
+            raise LaneError(f"paths must be a list of file paths, got {paths!r}")
         slugs = [check_slug(e) for e in entities or []]
         slugs += slugs_from_text(text) + slugs_from_paths(list(paths or []) + paths_in_text(text))
         packed = lane_meta.pack(mtype, slugs, confidence)

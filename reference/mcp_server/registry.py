@@ -105,6 +105,9 @@ def describe(fn: Callable[..., Any], routing: str | None) -> str:
     return doc
 
 
+_TEMPLATES: dict[tuple, Tool] = {}
+
+
 class ToolRegistry:
     """Collects tools from the tool modules; `tools` feeds `MCPServer(tools=...)`."""
 
@@ -126,9 +129,15 @@ class ToolRegistry:
         tool_name = name or fn.__name__
         if tool_name in self._tools:
             raise ValueError(f"tool {tool_name!r} is registered twice")
-        tool = _strict(Tool.from_function(fn, name=tool_name, description=describe(fn, routing),
-                                          structured_output=structured_output))
-        tool.fn = _translated(tool_name, fn)
+        description = describe(fn, routing)
+        # Building the argument and output models dominates server start-up; a tool module's
+        # functions have the same signature in every server, so build them once per process.
+        key = (fn.__module__, fn.__qualname__, fn.__code__, tool_name, description, structured_output)
+        template = _TEMPLATES.get(key)
+        if template is None:
+            template = _TEMPLATES[key] = _strict(Tool.from_function(
+                fn, name=tool_name, description=description, structured_output=structured_output))
+        tool = template.model_copy(update={"fn": _translated(tool_name, fn)})
         self._tools[tool_name] = tool
         return tool
 

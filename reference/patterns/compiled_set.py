@@ -29,8 +29,9 @@ class CompileStats:
     """Counters a caller (or a test) can read: compiles done, cache hits, bad cache files."""
 
     compiled: int = 0
-    cache_hits: int = 0
+    cache_hits: int = 0          # loaded instead of compiled (from the data dir or from this process)
     cache_rejected: int = 0
+    process_hits: int = 0        # of the hits, those served from this process's memory
 
 
 @dataclass
@@ -63,6 +64,11 @@ def hs_flags_of(flags: list[str]) -> int:
     return out
 
 
+# digest -> serialised database, so each process compiles a given set once even when
+# it opens many stores (tests, the harness replaying several scenarios)
+_PROCESS_DATABASES: dict[str, bytes] = {}
+
+
 def compile_set(ps: PatternSet, cache: DatabaseCache, stats: CompileStats) -> CompiledSet:
     """Validate, compile (or load from cache) and return the runnable set.
 
@@ -82,15 +88,23 @@ def compile_set(ps: PatternSet, cache: DatabaseCache, stats: CompileStats) -> Co
     digest = database_digest(ps.patterns, flags)
     payload = cache.get(digest)
     database = _load(payload) if payload is not None else None
+    if database is None and cache.exists(digest):  # present but torn, corrupt or from another engine build
+        stats.cache_rejected += 1
+    if database is None and cache.folder is not None and digest in _PROCESS_DATABASES:
+        # compiled already in this process for another data directory: reuse, and fill this cache too
+        payload = _PROCESS_DATABASES[digest]
+        database = _load(payload)
+        cache.put(digest, payload)
+        stats.process_hits += 1
     if database is not None:
         stats.cache_hits += 1
     else:
-        if cache.exists(digest):  # present but torn, corrupt or from another engine build
-            stats.cache_rejected += 1
         database = _compile(ps, flags)
         stats.compiled += 1
         payload = hyperscan.dumpb(database)
         cache.put(digest, payload)
+    if cache.folder is not None:  # no data dir means no caching at all, in memory too
+        _PROCESS_DATABASES[digest] = payload
     ps.compiled_db, ps.digest = payload, digest
     return CompiledSet(ps, database, plans)
 

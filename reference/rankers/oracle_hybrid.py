@@ -42,7 +42,7 @@ class OracleHybridRanker:
         hits = self.layer.search(query.text, limit=query.top_k, include_related=bool(opts.get("include_related", True)),
                                  after=opts.get("after"), before=opts.get("before"),
                                  entity_filter=opts.get("entity_filter"), min_relevance=opts.get("min_relevance"),
-                                 flt=flt)
+                                 flt=flt, details=False)
         conn = self.store.tracker.conn()
         entries = self.store.tracker.memories.get_many(conn, [self.store.tracker.hash_fn(h.id) for h in hits])
         by_id = {e.id: e for e in entries.values()}

@@ -7,6 +7,7 @@ the call succeeded.
 """
 from __future__ import annotations
 
+import shutil
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -49,10 +50,35 @@ class SyncClient:
         self._stack.close()
 
 
+_PATTERN_CACHE: list[Path] = []
+
+
+def _seed_pattern_cache(data_dir: Path) -> None:
+    """Copy compiled built-in pattern databases into a fresh folder (a cache hit, not a recompile per test)."""
+    if not _PATTERN_CACHE:
+        return
+    target = data_dir / "patterns"
+    if not target.exists():
+        shutil.copytree(_PATTERN_CACHE[0], target)
+
+
 def open_server(data_dir: Path, **options: Any) -> tuple[ServerContext, SyncClient]:
     options.setdefault("clock", f"logical:{START}")
+    _seed_pattern_cache(data_dir)
     ctx = ServerContext(ServerConfig(data_dir, **options))
     return ctx, SyncClient(build_server(ctx))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def pattern_cache(tmp_path_factory):
+    """Compile the built-in pattern sets once per test session."""
+    from reference.patterns import PatternSetManager
+
+    folder = tmp_path_factory.mktemp("pattern-cache")
+    PatternSetManager(folder)
+    _PATTERN_CACHE.append(folder / "patterns")
+    yield
+    _PATTERN_CACHE.clear()
 
 
 @pytest.fixture

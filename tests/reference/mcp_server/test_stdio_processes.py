@@ -105,8 +105,7 @@ def test_concurrent_server_processes_lose_nothing(tmp_path):
         for w, rows in written.items():
             for mid, text in rows:
                 assert store.get_memory(mid).text == text
-            assert {m.id for m in store.list_memories(tags=None, limit=1000) if f"w{w}" in m.tags} == {
-                mid for mid, _ in rows}
+            assert {h.id for h in store.search_memories(tags=[f"w{w}"], top_k=1000)} == {mid for mid, _ in rows}
         top = store.search_memories("worker 2 note 7: cache entry 2007 expires", top_k=1)
         assert top[0].id == written[2][7][0]
     with GraphStore.open(data / "graph", clock=LogicalClock()) as graph:

@@ -83,9 +83,23 @@ def test_corrupt_cache_is_detected_and_recompiled(tmp_path, damage):
 
     m = PatternSetManager(tmp_path, builtins=False)
     m.load(SET)
-    assert (m.stats.compiled, m.stats.cache_hits, m.stats.cache_rejected) == (1, 0, 1)
+    # the sound database this process compiled a moment ago replaces the bad file
+    assert (m.stats.compiled, m.stats.process_hits, m.stats.cache_rejected) == (0, 1, 1)
     assert m.scan("pat:c", TEXT) == EXPECTED
     assert file.read_bytes() == good  # rewritten with the sound database
+
+
+def test_corrupt_cache_recompiled_in_a_fresh_process(tmp_path, monkeypatch):
+    from reference.patterns import compiled_set
+    PatternSetManager(tmp_path, builtins=False).load(SET)
+    [file] = cache_files(tmp_path)
+    good = file.read_bytes()
+    file.write_bytes(good[: len(good) // 3])
+    monkeypatch.setattr(compiled_set, "_PROCESS_DATABASES", {})  # as a new process would start
+    m = PatternSetManager(tmp_path, builtins=False)
+    m.load(SET)
+    assert (m.stats.compiled, m.stats.cache_hits, m.stats.cache_rejected) == (1, 0, 1)
+    assert m.scan("pat:c", TEXT) == EXPECTED and file.read_bytes() == good
 
 
 def test_no_data_dir_means_no_cache(tmp_path):

@@ -1,0 +1,5 @@
+"""Makes the test-only `lane_model` importable (tests run with --import-mode=importlib)."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))

@@ -1,0 +1,59 @@
+"""Ingesting a data set: every commit once, at its own time on the logical clock; a second ingest adds nothing."""
+import pytest
+
+from reference.clock import LogicalClock, SystemClock
+from reference.project import ProjectError, ProjectMemory, ingest_history, read_dataset
+from reference.store import MemoryStore
+
+from tests.reference.project.history_data import main_commit, sha, write_dataset
+
+
+@pytest.fixture
+def store(tmp_path):
+    """A store whose clock starts before the data set's first commit (a clock never goes back)."""
+    s = MemoryStore.open(tmp_path / "store", clock=LogicalClock(0.0))
+    yield s
+    s.close()
+
+
+def test_ingest_writes_each_commit_at_its_time(dataset, store):
+    project = ProjectMemory.for_store(store)
+    seen = []
+    r = ingest_history(project, read_dataset(dataset), progress=lambda i, n: seen.append((i, n)))
+    assert (r.commits, r.written, r.duplicates, r.branches, r.shared) == (5, 5, 0, 4, 1)
+    assert seen[-1] == (5, 5) and len(seen) == 5
+    created = {e.metadata["commit_sha"]: (e.created_at, e.metadata["branch"]) for e in project.memories()}
+    # order 1, 2, 3, a, b; "3" has time 150 < 200, so its clock stays at 200
+    assert created == {sha("1"): (100.0, "main"), sha("2"): (200.0, "main"), sha("3"): (200.0, "main"),
+                       sha("a"): (201.0, "feature/fast-insert"), sha("b"): (202.0, "feature/fast-insert")}
+    assert project.get(next(m.id for m in project.memories() if m.metadata["commit_sha"] == sha("a"))) \
+        .metadata["synthetic"] is True
+    assert set(project.branches()) == {"main", "feature/fast-insert", "copy", "empty"}
+    assert project.head("empty") == sha("3") and project.head("feature/fast-insert") == sha("b")
+
+
+def test_second_ingest_stores_nothing_new(dataset, store):
+    project = ProjectMemory.for_store(store)
+    ingest_history(project, read_dataset(dataset))
+    before = store.tracker.counts()["memories"]
+    r = ingest_history(project, read_dataset(dataset))
+    assert (r.written, r.duplicates) == (0, 5) and store.tracker.counts()["memories"] == before
+
+
+def test_ingest_needs_a_logical_clock(dataset, tmp_path):
+    store = MemoryStore.open(tmp_path / "s", clock=SystemClock())
+    try:
+        with pytest.raises(ProjectError, match="LogicalClock"):
+            ingest_history(ProjectMemory.for_store(store), read_dataset(dataset))
+    finally:
+        store.close()
+
+
+def test_time_order_puts_the_earliest_ready_commit_first(tmp_path):
+    # two branches from "1": x (t=300) and y (t=250); main "2" at t=400 -> 1, y, x, 2
+    commits = [main_commit("1", None, 100, "Init", ["a"]), main_commit("2", "1", 400, "Two", ["a"])]
+    ds = write_dataset(tmp_path / "ds", commits, [])
+    h = read_dataset(ds)
+    from reference.project.commit import CommitInfo
+    h.commits += [CommitInfo(sha("c"), (sha("1"),), "x", 300, "x"), CommitInfo(sha("d"), (sha("1"),), "y", 250, "y")]
+    assert [c.sha for c in h.in_time_order()] == [sha("1"), sha("d"), sha("c"), sha("2")]
