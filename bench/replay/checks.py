@@ -1,6 +1,7 @@
 """Evaluate a step's `expect` clause against what the step returned."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from bench.metrics import ranking_metrics
@@ -48,9 +49,45 @@ def evaluate(ctx: ReplayContext, expect: Expect, outcome: Outcome) -> list[Check
     if expect.count is not None:
         n = len(ids) if ids is not None else (len(outcome.value) if outcome.value is not None else 0)
         out.append(CheckResult("count", n == expect.count, f"expected {expect.count}, got {n}"))
+    if expect.pairs is not None:
+        out.append(_pairs(ctx, expect.pairs, outcome.value))
+    if expect.absent is not None:
+        out.append(_absent(ctx, expect.absent, outcome.value))
     if "equals" in expect.model_fields_set:
         want = ctx.resolve(expect.equals)
         out.append(CheckResult("equals", outcome.value == want, f"expected {want!r}, got {outcome.value!r}"))
+    return out
+
+
+def _pairs(ctx: ReplayContext, expected: dict[str, list[str]], value: Any) -> CheckResult:
+    """Compare item -> labels sets; true/false positives and misses accumulate per step for P/R."""
+    want = {(item, label) for item, labels in expected.items() for label in labels}
+    got = {(ctx.to_scenario_id(item), label) for item, labels in (value or {}).items() for label in labels}
+    counts = ctx.state.setdefault("pair_counts", {}).setdefault(ctx.state["step_name"], [0, 0, 0])
+    counts[0] += len(want & got)
+    counts[1] += len(got - want)
+    counts[2] += len(want - got)
+    return CheckResult("pairs", want == got, f"missing {sorted(want - got)[:5]}, extra {sorted(got - want)[:5]}")
+
+
+def _absent(ctx: ReplayContext, needles: list[str], value: Any) -> CheckResult:
+    """Each string must be missing from the value's JSON; counted as `redaction` recall."""
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+    present = [n for n in needles if n in text]
+    counts = ctx.state.setdefault("pair_counts", {}).setdefault("redaction", [0, 0, 0])
+    counts[0] += len(needles) - len(present)
+    counts[2] += len(present)
+    return CheckResult("absent", not present, f"still present: {present}")
+
+
+def pair_metrics(counts: dict[str, list[int]]) -> dict[str, float]:
+    """`<step>.precision`, `.recall` and `.f1` from accumulated pair counts."""
+    out = {}
+    for name, (tp, fp, fn) in counts.items():
+        p = tp / (tp + fp) if tp + fp else 1.0
+        r = tp / (tp + fn) if tp + fn else 1.0
+        out |= {f"{name}.precision": round(p, 6), f"{name}.recall": round(r, 6),
+                f"{name}.f1": round(2 * p * r / (p + r), 6) if p + r else 0.0}
     return out
 
 

@@ -10,7 +10,7 @@ from reference.errors import StoreError
 from reference.telemetry import TelemetryEvent, TelemetrySink
 
 from bench.backends.interface import Backend, Unsupported
-from bench.replay.checks import evaluate, evaluate_error, score_ranking, zero_metrics
+from bench.replay.checks import evaluate, evaluate_error, pair_metrics, score_ranking, zero_metrics
 from bench.replay.context import AliasError, ReplayContext
 from bench.replay.results import CheckResult, QueryResult, ScenarioResult, StepRecord
 from bench.scenario.model import Scenario, Step
@@ -42,7 +42,7 @@ def _check_names(expect) -> list[str]:
     """The pass/fail checks an expect clause asks for (ranking is scored separately)."""
     if expect is None:
         return []
-    fields = ("found", "fields", "ids", "contains", "excludes", "count", "equals", "error")
+    fields = ("found", "fields", "ids", "contains", "excludes", "count", "equals", "error", "pairs", "absent")
     return [f for f in fields if f in expect.model_fields_set and getattr(expect, f) is not None]
 
 
@@ -83,6 +83,7 @@ def _run_step(ctx: ReplayContext, scenario: Scenario, step: Step, sink: Telemetr
     latency = (time.perf_counter() - t0) * 1000
     if step.alias and outcome.created_id is not None:
         ctx.aliases[step.alias] = outcome.created_id
+    ctx.state["step_name"] = step.name
     checks = evaluate(ctx, step.expect, outcome) if step.expect is not None else []
     if step.expect is not None and step.expect.relevant is not None:
         metrics, retrieved = score_ranking(ctx, step.expect, outcome)
@@ -111,6 +112,7 @@ def replay(scenario: Scenario, backend: Backend, workdir: Path, sink: TelemetryS
             if progress is not None:
                 progress(i, len(scenario.steps))
         result.extra_metrics.update(ctx.state.get("metrics", {}))
+        result.extra_metrics.update(pair_metrics(ctx.state.get("pair_counts", {})))
         result.storage_bytes = backend.storage_bytes()
     finally:
         backend.close()

@@ -57,6 +57,8 @@ class Expect(BaseModel):
     count: int | None = Field(None, ge=0)
     equals: Any = None                    # the step's value must equal this
     error: bool | str | None = None       # the call must fail (str: text the message contains)
+    pairs: dict[str, list[str]] | None = None  # item -> labels the step must return; scored as P/R
+    absent: list[str] | None = None       # none of these strings may appear in the step's value (redaction)
 
     @field_validator("relevant")
     @classmethod

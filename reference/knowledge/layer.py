@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from reference.knowledge import entity_table, relationship_table, temporal_table
+from reference.knowledge.dates import parse_time_arg
 from reference.knowledge.decay import DAY
 from reference.knowledge.document_date import extract_document_date
 from reference.knowledge.errors import KnowledgeError
@@ -31,7 +32,7 @@ from reference.knowledge.model import RELATION_TYPES, Entity, OracleHit, Relatio
 from reference.knowledge.relations import RelationshipBuilder
 from reference.knowledge.schema import ensure_schema
 from reference.knowledge.timefmt import to_text
-from reference.knowledge.dates import parse_time_arg
+from reference.memories import check_memory_id
 from reference.memory_record import MemoryEntry
 from reference.tracker import MemoryFilter
 from reference.vector_search import KIND_TAGS
@@ -126,12 +127,12 @@ class KnowledgeLayer:
         return entity_table.list_entities(self.store.tracker.conn(), type, _limit(limit))
 
     def document_entities(self, memory_id: str) -> list[Entity]:
-        return entity_table.document_entities(self.store.tracker.conn(), memory_id)
+        return entity_table.document_entities(self.store.tracker.conn(), check_memory_id(memory_id))
 
     def mentions(self, memory_id: str) -> list[dict[str, Any]]:
         rows = self.store.tracker.conn().execute(
             "SELECT entity_id, context, position, end_position, surface, confidence FROM entity_mentions "
-            "WHERE document_id = ? ORDER BY coalesce(position, 1 << 40), id", (memory_id,)).fetchall()
+            "WHERE document_id = ? ORDER BY coalesce(position, 1 << 40), id", (check_memory_id(memory_id),)).fetchall()
         keys = ("entity_id", "context", "position", "end_position", "surface", "confidence")
         return [dict(zip(keys, r)) for r in rows]
 
@@ -139,11 +140,11 @@ class KnowledgeLayer:
         """Seed 001 `oracle_relationships`: links where the memory is source or target."""
         if type is not None and type not in RELATION_TYPES:
             raise KnowledgeError(f"unknown relationship type {type!r}; expected one of {', '.join(RELATION_TYPES)}")
-        rels = relationship_table.for_document(self.store.tracker.conn(), memory_id)
+        rels = relationship_table.for_document(self.store.tracker.conn(), check_memory_id(memory_id))
         return [r for r in rels if type is None or r.type == type]
 
     def temporal(self, memory_id: str) -> Temporal | None:
-        return temporal_table.get_many(self.store.tracker.conn(), [memory_id]).get(memory_id)
+        return temporal_table.get_many(self.store.tracker.conn(), [check_memory_id(memory_id)]).get(memory_id)
 
     def timeline(self, after: Any = None, before: Any = None, limit: int | None = None) -> list[Temporal]:
         """Seed 001 `oracle_timeline`: memories whose effective date is in [after, before), oldest first."""

@@ -170,7 +170,3 @@ def _newest_first(conn: sqlite3.Connection, ids: list[str]) -> dict[str, int]:
                              part).fetchall()
     rows.sort(key=lambda r: (-r[1], r[0]))
     return {r[0]: i for i, r in enumerate(rows)}
-
-
-def conclusion_marker(text: str) -> bool:
-    return _CONCLUSION.search(text) is not None

@@ -1,7 +1,7 @@
 """`ServerContext`: what one server process opens over a data folder.
 
-The context owns the `MemoryStore` (with the secret `Redactor` on its write
-path), the `PatternSetManager`, the graph store (opened on first use, so a
+The context owns the `MemoryStore` (which redacts secrets on its write path
+with its `PatternSetManager`, also used by the pattern tools), the graph store (opened on first use, so a
 folder that never sees a graph tool gets no `graph/` directory), the ranker
 that answers memory searches, and the session ids stamped on telemetry.
 Tool modules receive it in `register(server, ctx)`; layers added later keep
@@ -10,6 +10,7 @@ their own objects in `ctx.store.extensions`.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,6 @@ from reference.mcp_server.config import ServerConfig
 from reference.mcp_server.pattern_folder import PatternSetFolder
 from reference.mcp_server.server_clock import ServerClock, parse_clock
 from reference.mcp_server.telemetry_file import AppendingJsonlSink
-from reference.patterns import PatternSetManager, Redactor
 from reference.rankers import make_ranker
 from reference.store import MemoryStore
 from reference.telemetry import NullSink, TelemetrySink
@@ -34,19 +34,21 @@ class ServerContext:
         self.root = Path(config.root).resolve() if config.root is not None else Path.cwd()
         self.clock: ServerClock = parse_clock(config.clock)
         self.telemetry: TelemetrySink = AppendingJsonlSink(config.telemetry) if config.telemetry else NullSink()
-        self.patterns = PatternSetManager(self.data_dir, telemetry=self.telemetry, clock=self.clock)
-        self.pattern_sets = PatternSetFolder(self.data_dir, self.patterns)
-        self.pattern_sets.sync()
-        self.redactor = Redactor(self.patterns) if config.redact else None
-        redact = (lambda text: self.redactor.redact(text).text) if self.redactor is not None else None
-        self.store = MemoryStore.open(self.data_dir, clock=self.clock, telemetry=self.telemetry, redactor=redact)
+        # The store redacts with its own PatternSetManager's `pat:secrets` unless told not to;
+        # the pattern tools use that same manager.
+        self.store = MemoryStore.open(self.data_dir, clock=self.clock, telemetry=self.telemetry,
+                                      redact=config.redact)
         try:
+            self.patterns = self.store.patterns
+            self.pattern_sets = PatternSetFolder(self.data_dir, self.patterns)
+            self.pattern_sets.sync()
             self.ranker = make_ranker(config.ranker, self.store)
         except BaseException:
             self.store.close()
             raise
         self.session: dict[str, str | None] = {"scope": None, "run_id": None, "task_id": None, "session_id": None}
         self._graph: Any = None
+        self._closers: list[Callable[[], None]] = []
         self._lock = threading.Lock()
 
     # -- paths and session ------------------------------------------------------
@@ -75,9 +77,16 @@ class ServerContext:
                 self._graph.set_context(run_id=self.session["run_id"], task_id=self.session["task_id"])
             return self._graph
 
+    def on_close(self, fn: Callable[[], None]) -> None:
+        """Run `fn` when the server closes (before the graph and the store), e.g. to close readers."""
+        self._closers.append(fn)
+
     def close(self) -> None:
         with self._lock:
             graph, self._graph = self._graph, None
+            closers, self._closers = self._closers, []
+        for fn in reversed(closers):
+            fn()
         try:
             if graph is not None:
                 graph.close()

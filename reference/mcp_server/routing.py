@@ -91,6 +91,36 @@ ROUTING: dict[str, str] = {
 - Resuming after a break: "what changed since the last task or run?\"""",
     "graph_export_snapshot": """Use when:
 - A run ends and its memory state should be kept for replay or regression checks""",
+    # seed 001 (Oracle): the seed says when each is used in its prose; written in the form above
+    "oracle_search": """Use automatically when:
+- The user asks about something discussed, decided or written before
+- Context about an entity (file, feature, project) is needed, optionally in a time window""",
+    "oracle_entities": """Use when:
+- Looking for which files, features, projects or dates the knowledge base knows about""",
+    "oracle_relationships": """Use when:
+- Checking whether a memory was updated, extended or derived from by another one""",
+    "oracle_timeline": """Use when:
+- The user asks what happened in a period ("last week", "in January")""",
+    "oracle_learn": """Use automatically when:
+- A significant insight from the conversation should be kept (a pattern, a lesson, a fix that worked)""",
+    # seed 004 (Memory Lane)
+    "memory-lane_store": """Use automatically when:
+- The user corrects the agent ("that's wrong, do X instead"): type correction
+- A decision is made or a commitment given ("always", "never", "from now on")
+- A gap, insight or workflow note about a project, feature or agent comes up""",
+    "memory-lane_find": """Use automatically when:
+- Starting work on a feature, project or file: recall corrections and decisions about it first
+- The user mentions a past mistake, choice or habit""",
+    "memory-lane_feedback": """Use automatically when:
+- A recalled memory turned out helpful, or misleading (harmful)""",
+    "memory-lane_inject": """Use automatically when:
+- A new user prompt arrives (the injection hook): recall what matters for it, once per session""",
+    "snapshot_get_node": """Use when:
+- Checking what an entity looked like in a saved run (replay, regression checks)""",
+    "snapshot_get_out": """Use when:
+- Comparing an entity's relations in a saved run with the live graph (graph_get_out)""",
+    "snapshot_get_in": """Use when:
+- Comparing what depended on an entity in a saved run with the live graph (graph_get_in)""",
 }
 
 

@@ -20,20 +20,21 @@ from bench.backends.reference.knowledge import KnowledgePart
 from bench.backends.reference.lane import LanePart
 from bench.backends.reference.project import ProjectPart
 from bench.backends.reference.part import ReferencePart
+from bench.backends.reference.patterns import PatternPart
 
 
 def _dir_bytes(root: Path) -> int:
     return sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
 
 
-class ReferenceBackend(GraphPart, KnowledgePart, LanePart, ProjectPart, ReferencePart, Backend):
+class ReferenceBackend(GraphPart, PatternPart, KnowledgePart, LanePart, ProjectPart, ReferencePart, Backend):
     """Embedded reference store, in-process."""
 
     name = "reference"
     capabilities = frozenset({
         C.MEMORY_WRITE, C.MEMORY_GET, C.MEMORY_LIST, C.MEMORY_SEARCH, C.MEMORY_FILTERS,
         C.KEYWORD_SEARCH, C.MEMORY_DELETE, C.METADATA_FILTERS, C.CODE_INDEX, C.CODE_SEARCH,
-        C.GRAPH, C.POLICY_KV, C.POINT_IN_TIME, C.SNAPSHOT,
+        C.PATTERNS, C.REDACTION, C.GRAPH, C.POLICY_KV, C.POINT_IN_TIME, C.SNAPSHOT,
         C.KNOWLEDGE, C.MEMORY_LANE, C.PROJECT_MEMORY,
     })
     options = tuple(RANKERS)

@@ -28,14 +28,8 @@ from reference.telemetry import TelemetrySink
 
 from bench.backends.capabilities import Capability as C
 from bench.backends.interface import Backend, Hit
-from bench.backends.reference.backend import ReferenceBackend
 from bench.backends.reference_mcp.client_thread import McpClientThread
 from bench.backends.reference_mcp.telemetry_relay import TelemetryRelay
-
-
-# The server redacts on its write path only when the in-process backend does, so both
-# store the same bytes and their figures stay comparable.
-REDACTING = frozenset({C.REDACTION})
 
 
 class McpToolError(StoreError, ValueError):
@@ -57,15 +51,13 @@ class ReferenceMcpBackend(Backend):
     capabilities = frozenset({
         C.MEMORY_WRITE, C.MEMORY_GET, C.MEMORY_LIST, C.MEMORY_SEARCH, C.MEMORY_FILTERS, C.METADATA_FILTERS,
         C.CODE_INDEX, C.CODE_SEARCH,
-    } | (REDACTING & ReferenceBackend.capabilities))
+    })
     options = tuple(RANKERS)
 
     def server_command(self, data_dir: Path, start: float, telemetry: Path) -> list[str]:
         """The serve command line (argv after the Python executable)."""
         args = ["-m", "bench.cli.serve_cmd", "--data", str(data_dir), "--clock", f"logical:{start!r}",
                 "--telemetry", str(telemetry)]
-        if C.REDACTION not in self.capabilities:
-            args.append("--no-redact")
         return args + (["--ranker", self.option] if self.option else [])
 
     def open(self, data_dir: Path, clock: Clock, telemetry: TelemetrySink) -> None:

@@ -19,5 +19,8 @@ TOOL_MODULES: list[str] = [
     "patterns",    # seed 000 §5.2
     "graph",       # seed 003 graph API
     "policy",      # seed 003 policy KV
+    "snapshot",    # seed 003 mmap snapshots
+    "knowledge",   # seed 001 oracle_* tools (KnowledgeLayer)
+    "lane",        # seed 004 memory-lane_* tools (MemoryLane)
     "harness",     # private _harness_* tools (logical clock only)
 ]

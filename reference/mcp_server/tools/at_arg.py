@@ -1,8 +1,9 @@
 """The `at` / `since` arguments of the graph and policy tools: a point in time.
 
-JSON forms (those `reference.graph.At.parse` reads, as scenario files use
-them): `{"rev": 12}`, `{"ts": 1736935800.0}`, `"rev:12"`, `"ts:1736935800"`.
-`since` also takes a bare number, read as Unix seconds (seed 003: `diff_since(ts)`).
+JSON forms: a bare number is Unix seconds (what the harness's graph steps
+pass; seed 003: `diff_since(ts)`), and the forms `reference.graph.At.parse`
+reads: `{"rev": 12}`, `{"ts": 1736935800.0}`, `"rev:12"`, `"ts:1736935800"`.
+A read at Unix time t sees every write stamped <= t.
 """
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from pydantic import Field
 
 from reference.mcp_server.registry import argument
 
-AtArg = Annotated[str | dict[str, int | float] | None, Field(
-    description='Point in time to read at: {"rev": N} or {"ts": unix_seconds} (or "rev:N" / "ts:X"); '
+AtArg = Annotated[float | str | dict[str, int | float] | None, Field(
+    description='Point in time to read at: Unix seconds, {"rev": N}, {"ts": x}, "rev:N" or "ts:X"; '
                 'omit for the latest state')]
 SinceArg = Annotated[float | str | dict[str, int | float], Field(
     description='Changes after this point: unix seconds, {"ts": x}, {"rev": n}, "ts:x" or "rev:n"')]

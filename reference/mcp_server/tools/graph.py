@@ -5,11 +5,10 @@ Names follow the seed's API with a `graph_` prefix (policy KV is in
 takes an optional `at` (see `at_arg`). `run_id` / `task_id` default to the
 session's (set by the harness); `ts` defaults to the server clock.
 Extension: `graph_get_edge`, the one read that returns an edge's payload.
-Snapshots: a relative `path` goes under `<data>/snapshots/`.
+Snapshots are in `tools/snapshot.py`.
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import Field
@@ -27,8 +26,6 @@ Payload = Annotated[Any, Field(description="Any JSON value")]
 Ts = Annotated[float | None, Field(description="Write time (Unix seconds); default: now, never before the last write")]
 RunId = Annotated[str | None, Field(description="Run id (default: the session's)")]
 TaskId = Annotated[str | None, Field(description="Task id (default: the session's)")]
-
-SNAPSHOT_DIR = "snapshots"
 
 
 def register(server: ToolRegistry, ctx: ServerContext) -> None:
@@ -87,15 +84,3 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
     def graph_diff_since(since: SinceArg, until: AtArg = None) -> list[dict[str, Any]]:
         """Every graph and policy write after `since` (up to `until`), oldest first."""
         return [c.to_dict() for c in ctx.graph().diff_since(parse_at("since", since), parse_at("until", until))]
-
-    @server.tool(routing=routing("graph_export_snapshot"))
-    def graph_export_snapshot(
-        path: Annotated[str, Field(description="Snapshot file; relative paths go under <data>/snapshots/")],
-        at: AtArg = None,
-    ) -> dict[str, Any]:
-        """Write the graph (now, or at `at`) as a deterministic read-only mmap snapshot; returns its summary."""
-        target = Path(path).expanduser()
-        if not target.is_absolute():
-            target = ctx.data_dir / SNAPSHOT_DIR / target
-        target.parent.mkdir(parents=True, exist_ok=True)
-        return ctx.graph().export_snapshot(target, at=parse_at("at", at))

@@ -84,3 +84,11 @@ def test_oracle_hybrid_ranker_is_registered_and_honours_filters(store, clock):
         ranker.search(Query("x", options={"afterr": 1}))
     # no text: the filtered memories newest first, like the store's own search
     assert [h.id for h in ranker.search(Query(None))] == [b, a]
+
+
+def test_reads_name_a_bad_memory_id(layer):
+    from reference.errors import InvalidKey
+    for read in (layer.relationships, layer.document_entities, layer.mentions, layer.temporal):
+        with pytest.raises(InvalidKey, match="not a memory id"):
+            read("file:src/a.py")
+    assert layer.relationships("mem:00000000") == []

@@ -7,7 +7,6 @@ the call succeeded.
 """
 from __future__ import annotations
 
-import shutil
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -29,18 +28,18 @@ class SyncClient:
         self._portal = self._stack.enter_context(start_blocking_portal())
         self.client = self._stack.enter_context(self._portal.wrap_async_context_manager(Client(server)))
 
-    def raw(self, name: str, args: dict[str, Any]) -> Any:
-        return self._portal.call(self.client.call_tool, name, args)
+    def raw(self, tool: str, args: dict[str, Any]) -> Any:
+        return self._portal.call(self.client.call_tool, tool, args)
 
-    def call(self, name: str, **args: Any) -> Any:
-        result = self.raw(name, args)
-        assert not result.is_error, f"{name}({args}) failed: {result.content}"
+    def call(self, tool: str, /, **args: Any) -> Any:
+        result = self.raw(tool, args)
+        assert not result.is_error, f"{tool}({args}) failed: {result.content}"
         out = result.structured_content
         return out["result"] if isinstance(out, dict) and set(out) == {"result"} else out
 
-    def error(self, name: str, **args: Any) -> str:
-        result = self.raw(name, args)
-        assert result.is_error, f"{name}({args}) should have failed but returned {result.structured_content}"
+    def error(self, tool: str, /, **args: Any) -> str:
+        result = self.raw(tool, args)
+        assert result.is_error, f"{tool}({args}) should have failed but returned {result.structured_content}"
         return " ".join(c.text for c in result.content)
 
     def tools(self) -> list[Any]:
@@ -50,35 +49,10 @@ class SyncClient:
         self._stack.close()
 
 
-_PATTERN_CACHE: list[Path] = []
-
-
-def _seed_pattern_cache(data_dir: Path) -> None:
-    """Copy compiled built-in pattern databases into a fresh folder (a cache hit, not a recompile per test)."""
-    if not _PATTERN_CACHE:
-        return
-    target = data_dir / "patterns"
-    if not target.exists():
-        shutil.copytree(_PATTERN_CACHE[0], target)
-
-
 def open_server(data_dir: Path, **options: Any) -> tuple[ServerContext, SyncClient]:
     options.setdefault("clock", f"logical:{START}")
-    _seed_pattern_cache(data_dir)
     ctx = ServerContext(ServerConfig(data_dir, **options))
     return ctx, SyncClient(build_server(ctx))
-
-
-@pytest.fixture(scope="session", autouse=True)
-def pattern_cache(tmp_path_factory):
-    """Compile the built-in pattern sets once per test session."""
-    from reference.patterns import PatternSetManager
-
-    folder = tmp_path_factory.mktemp("pattern-cache")
-    PatternSetManager(folder)
-    _PATTERN_CACHE.append(folder / "patterns")
-    yield
-    _PATTERN_CACHE.clear()
 
 
 @pytest.fixture

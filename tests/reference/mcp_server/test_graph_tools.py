@@ -75,7 +75,7 @@ def test_snapshot_is_written_and_read_back_by_the_independent_reader(served, tmp
     mcp.call("graph_put_edge", src=A, rel="defines", dst=C)
     mcp.call("graph_put_edge", src=A, rel="imports", dst=B)
     mcp.call("policy_put", scope="repo", namespace="decision", key="k", payload="v")
-    summary = mcp.call("graph_export_snapshot", path="run1.snap")
+    summary = mcp.call("graph_export_snapshot", name="run1")
     path = ctx.data_dir / "snapshots" / "run1.snap"
     assert summary["path"] == str(path) and path.is_file()
     old = mcp.call("graph_export_snapshot", path=str(tmp_path / "at2.snap"), at={"rev": 2})
@@ -86,3 +86,29 @@ def test_snapshot_is_written_and_read_back_by_the_independent_reader(served, tmp
     with SnapshotReader.open(tmp_path / "at2.snap") as snap:
         assert [(e.rel, e.dst) for e in snap.get_out(A)] == [("defines", C)]
     assert old["revision"] == 2
+
+
+def test_snapshot_reads_show_the_frozen_state_not_the_live_one(mcp):
+    mcp.call("graph_put_node", id=A, type="file", payload={"n": 1})
+    mcp.call("graph_put_edge", src=A, rel="imports", dst=B)
+    mcp.call("graph_export_snapshot", name="before")
+    mcp.call("graph_put_node", id=A, type="file", payload={"n": 2})
+    mcp.call("graph_delete_edge", src=A, rel="imports", dst=B)
+    mcp.call("graph_put_edge", src=B, rel="imports", dst=A)
+    assert mcp.call("snapshot_get_node", name="before", id=A)["payload"] == {"n": 1}
+    assert edges(mcp.call("snapshot_get_out", name="before", src=A)) == [(A, "imports", B)]
+    assert edges(mcp.call("snapshot_get_in", name="before", dst=A)) == []
+    assert edges(mcp.call("graph_get_in", dst=A)) == [(B, "imports", A)]
+    mcp.call("graph_export_snapshot", name="before")              # replaced: the reader follows the new file
+    assert mcp.call("snapshot_get_node", name="before", id=A)["payload"] == {"n": 2}
+    assert "no snapshot" in mcp.error("snapshot_get_node", name="never", id=A)
+
+
+def test_reads_at_unix_seconds_as_the_harness_passes_them(mcp):
+    mcp.call("graph_put_node", id=A, type="file", payload=1)
+    mcp.call("_harness_advance_clock", seconds=100.0)
+    mcp.call("graph_put_node", id=A, type="file", payload=2)
+    mcp.call("policy_put", scope="s", namespace="n", key="k", payload="late")
+    assert mcp.call("graph_get_node", id=A, at=START + 99.5)["payload"] == 1
+    assert mcp.call("graph_get_node", id=A, at=START + 100)["payload"] == 2
+    assert mcp.call("policy_get", scope="s", namespace="n", key="k", at=START + 50) is None

@@ -38,7 +38,10 @@ EXPECTED = {
     "policy_list": ({"scope", "namespace"}, {"at"}),
     "policy_delete": ({"scope", "namespace", "key"}, {"ts", "run_id", "task_id"}),
     "graph_diff_since": ({"since"}, {"until"}),
-    "graph_export_snapshot": ({"path"}, {"at"}),
+    "graph_export_snapshot": (set(), {"name", "path", "at"}),
+    "snapshot_get_node": ({"name", "id"}, set()),
+    "snapshot_get_out": ({"name", "src"}, {"rel"}),
+    "snapshot_get_in": ({"name", "dst"}, {"rel"}),
 }
 HARNESS = {
     "_harness_set_clock": ({"time"}, set()),

@@ -9,6 +9,7 @@ from reference.store import MemoryStore
 from tests.reference.project.git_repo import Repo
 from tests.reference.project.history_data import dataset  # noqa: F401  (fixture shared by the tests)
 
+
 @pytest.fixture
 def repo(tmp_path) -> Repo:
     path = tmp_path / "repo"
