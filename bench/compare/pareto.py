@@ -46,14 +46,17 @@ def plot_pareto(comparison: dict[str, Any], path: Path) -> Path | None:
     panels = {n: p for n, p in panels.items() if p}
     if not panels:
         return None
-    fig = Figure(figsize=(5.5 * len(panels), 4.5), dpi=100)
+    cols = min(3, len(panels))
+    rows = -(-len(panels) // cols)
+    fig = Figure(figsize=(5.5 * cols, 4.5 * rows), dpi=100)
     FigureCanvasAgg(fig)
     for i, (name, pts) in enumerate(panels.items(), start=1):
-        ax = fig.add_subplot(1, len(panels), i)
+        ax = fig.add_subplot(rows, cols, i)
         front = pareto_front(pts)
-        for b, (lat, q) in pts.items():
+        for j, (b, (lat, q)) in enumerate(pts.items()):
             ax.scatter([lat], [q], s=60, marker="o" if b in front else "x", zorder=3)
-            ax.annotate(b, (lat, q), textcoords="offset points", xytext=(6, 4), fontsize=8)
+            # alternate label offsets so that backends with close figures stay readable
+            ax.annotate(b, (lat, q), textcoords="offset points", xytext=(6, 4 - 12 * (j % 3)), fontsize=8)
         ax.plot([pts[b][0] for b in front], [pts[b][1] for b in front], "--", color="grey", zorder=2,
                 label="Pareto front")
         ax.set_ylim(0, 1.05)  # nDCG lives in [0, 1]; a fixed axis keeps small gaps small

@@ -183,7 +183,7 @@ def test_redactor_applies_to_indexed_code(tmp_path, repo):
     s = MemoryStore.open(tmp_path / "d2", clock=LogicalClock(), redactor=lambda t: t.replace("sk-SECRET123", "[R]"))
     s.index_directory(repo)
     s.close()
-    for f in (tmp_path / "d2").iterdir():
+    for f in (p for p in (tmp_path / "d2").rglob("*") if p.is_file()):
         assert b"SECRET123" not in f.read_bytes(), f.name
 
 

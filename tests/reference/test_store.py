@@ -175,7 +175,7 @@ def test_redactor_reaches_every_stored_byte(tmp_path, clock):
     assert "hunter2" not in json.dumps(e.to_dict())
     assert s.keyword_search("hunter2") == []
     s.close()
-    for f in (tmp_path / "d").iterdir():
+    for f in (p for p in (tmp_path / "d").rglob("*") if p.is_file()):
         assert b"hunter2" not in f.read_bytes(), f.name
 
 

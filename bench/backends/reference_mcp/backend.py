@@ -29,6 +29,8 @@ from reference.telemetry import TelemetrySink
 from bench.backends.capabilities import Capability as C
 from bench.backends.interface import Backend, Hit
 from bench.backends.reference_mcp.client_thread import McpClientThread
+from bench.backends.reference_mcp.graph import McpGraphPart
+from bench.backends.reference_mcp.knowledge import McpKnowledgePart, McpLanePart
 from bench.backends.reference_mcp.telemetry_relay import TelemetryRelay
 
 
@@ -44,13 +46,14 @@ def _drop_none(**kwargs: Any) -> dict[str, Any]:
     return {k: v for k, v in kwargs.items() if v is not None}
 
 
-class ReferenceMcpBackend(Backend):
+class ReferenceMcpBackend(McpGraphPart, McpKnowledgePart, McpLanePart, Backend):
     """Reference store served by `codemem-bench serve`, driven through an MCP client session."""
 
     name = "reference-mcp"
     capabilities = frozenset({
         C.MEMORY_WRITE, C.MEMORY_GET, C.MEMORY_LIST, C.MEMORY_SEARCH, C.MEMORY_FILTERS, C.METADATA_FILTERS,
-        C.CODE_INDEX, C.CODE_SEARCH,
+        C.CODE_INDEX, C.CODE_SEARCH, C.GRAPH, C.POLICY_KV, C.POINT_IN_TIME, C.SNAPSHOT, C.KNOWLEDGE,
+        C.MEMORY_LANE,
     })
     options = tuple(RANKERS)
 
