@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     out = args.out or project_root() / "reports" / "latest" / "compare"
     reports = run_backends(specs, scenarios, out, args.repeat, progress_printer(args.quiet))
     comparison = build_comparison(reports, reference, TestSettings(args.seed, args.permutations, args.alpha))
-    write_outputs(comparison, reports, [s for s in scenarios], out)
+    write_outputs(comparison, reports, scenarios, out)
     print(to_table(comparison))
     for b, losses in significant_losses(comparison).items():
         print(f"{b} is significantly worse than {reference} on: {', '.join(losses)}")

@@ -115,6 +115,27 @@ ROUTING: dict[str, str] = {
 - A recalled memory turned out helpful, or misleading (harmful)""",
     "memory-lane_inject": """Use automatically when:
 - A new user prompt arrives (the injection hook): recall what matters for it, once per session""",
+    # seed 002 (project memory): it names no tool; these say when the harness's tool names apply
+    "project_memory_search": """Use automatically when:
+- Starting a task on a branch: what earlier commits and sessions on this branch (or main) say about it""",
+    "project_placeholder": """Use automatically when:
+- A consultation (a model answered, a plan was made) should be tied to the next commit""",
+    "project_locate_files": """Use automatically when:
+- A task is described in words and the files to change are not known yet""",
+    "project_index_snapshot": """Use when:
+- A repository snapshot should be searchable by project_locate_files""",
+    "project_gc": """Use when:
+- Branches were deleted in git: drop their memories""",
+    "project_memory_get": """Use when:
+- A project memory id came back from a search and its commit, branch and files are needed""",
+    "project_memory_list": """Use when:
+- Auditing the project memory (duplicates, size)""",
+    "project_stats": """Use when:
+- Checking the project memory's branches, commits and pending placeholders""",
+    "project_switch_branch": """Use when:
+- The git hook (or the agent) switches branch""",
+    "project_record_commit": """Use when:
+- The post-commit hook reports a commit""",
     "snapshot_get_node": """Use when:
 - Checking what an entity looked like in a saved run (replay, regression checks)""",
     "snapshot_get_out": """Use when:

@@ -31,6 +31,8 @@ from bench.backends.interface import Backend, Hit
 from bench.backends.reference_mcp.client_thread import McpClientThread
 from bench.backends.reference_mcp.graph import McpGraphPart
 from bench.backends.reference_mcp.knowledge import McpKnowledgePart, McpLanePart
+from bench.backends.reference_mcp.patterns import McpPatternPart
+from bench.backends.reference_mcp.project import McpProjectPart
 from bench.backends.reference_mcp.telemetry_relay import TelemetryRelay
 
 
@@ -46,14 +48,14 @@ def _drop_none(**kwargs: Any) -> dict[str, Any]:
     return {k: v for k, v in kwargs.items() if v is not None}
 
 
-class ReferenceMcpBackend(McpGraphPart, McpKnowledgePart, McpLanePart, Backend):
+class ReferenceMcpBackend(McpGraphPart, McpPatternPart, McpKnowledgePart, McpLanePart, McpProjectPart, Backend):
     """Reference store served by `codemem-bench serve`, driven through an MCP client session."""
 
     name = "reference-mcp"
     capabilities = frozenset({
         C.MEMORY_WRITE, C.MEMORY_GET, C.MEMORY_LIST, C.MEMORY_SEARCH, C.MEMORY_FILTERS, C.METADATA_FILTERS,
-        C.CODE_INDEX, C.CODE_SEARCH, C.GRAPH, C.POLICY_KV, C.POINT_IN_TIME, C.SNAPSHOT, C.KNOWLEDGE,
-        C.MEMORY_LANE,
+        C.CODE_INDEX, C.CODE_SEARCH, C.PATTERNS, C.REDACTION, C.GRAPH, C.POLICY_KV, C.POINT_IN_TIME, C.SNAPSHOT, C.KNOWLEDGE,
+        C.MEMORY_LANE, C.PROJECT_MEMORY,
     })
     options = tuple(RANKERS)
 

@@ -22,5 +22,6 @@ TOOL_MODULES: list[str] = [
     "snapshot",    # seed 003 mmap snapshots
     "knowledge",   # seed 001 oracle_* tools (KnowledgeLayer)
     "lane",        # seed 004 memory-lane_* tools (MemoryLane)
+    "project",     # seed 002 project memory (the harness's tool names)
     "harness",     # private _harness_* tools (logical clock only)
 ]

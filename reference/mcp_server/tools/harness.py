@@ -38,6 +38,12 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
         ctx.set_context(scope, run_id, task_id, session_id)
         return dict(ctx.session)
 
+    @server.tool(name="_harness_checkpoint")
+    def checkpoint() -> bool:
+        """Harness only: fold the SQLite write-ahead log into tracker.db (before measuring bytes at rest)."""
+        ctx.store.tracker.checkpoint()
+        return True
+
     @server.tool(name="_harness_stats")
     def stats() -> dict[str, Any]:
         """Harness only: the store's row counts, vector counts and file sizes."""
