@@ -131,7 +131,7 @@ def hybrid_search(layer: "KnowledgeLayer", text: str, *, limit: int = 10, includ
                   min_relevance: float | None = None, flt: MemoryFilter | None = None,
                   record_access: bool = True, details: bool = True) -> list[OracleHit]:
     """Ranked hits; `details` attaches each hit's entities and relationships (the ranker needs neither)."""
-    store, conn, now = layer.store, layer.store.tracker.conn(), layer.store.clock.now()
+    conn, now = layer.store.tracker.conn(), layer.store.clock.now()
     allowed = allowed_ids(layer, flt, after, before, entity_filter)
     pool = 2 * limit
     kw = _normalised(keyword_scores(conn, text, pool, allowed))

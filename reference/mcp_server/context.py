@@ -1,9 +1,9 @@
 """`ServerContext`: what one server process opens over a data folder.
 
 The context owns the `MemoryStore` (which redacts secrets on its write path
-with its `PatternSetManager`, also used by the pattern tools), the graph store (opened on first use, so a
-folder that never sees a graph tool gets no `graph/` directory), the ranker
-that answers memory searches, and the session ids stamped on telemetry.
+with its `PatternSetManager`, also used by the pattern tools), the LMDB graph
+store in `<data>/graph`, the ranker that answers memory searches, and the
+session ids stamped on telemetry.
 Tool modules receive it in `register(server, ctx)`; layers added later keep
 their own objects in `ctx.store.extensions`.
 """
@@ -14,6 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from reference.errors import StoreError
+from reference.graph.store import GraphStore
 from reference.mcp_server.config import ServerConfig
 from reference.mcp_server.pattern_folder import PatternSetFolder
 from reference.mcp_server.server_clock import ServerClock, parse_clock
@@ -43,11 +45,13 @@ class ServerContext:
             self.pattern_sets = PatternSetFolder(self.data_dir, self.patterns)
             self.pattern_sets.sync()
             self.ranker = make_ranker(config.ranker, self.store)
+            # Opened with the store, as the in-process reference backend does, so both leave the
+            # same files behind (LMDB opens in well under the seed's 100 ms).
+            self._graph = GraphStore.open(self.data_dir / GRAPH_DIR, clock=self.clock, telemetry=self.telemetry)
         except BaseException:
             self.store.close()
             raise
         self.session: dict[str, str | None] = {"scope": None, "run_id": None, "task_id": None, "session_id": None}
-        self._graph: Any = None
         self._closers: list[Callable[[], None]] = []
         self._lock = threading.Lock()
 
@@ -63,19 +67,14 @@ class ServerContext:
         with self._lock:
             self.session.update(scope=scope, run_id=run_id, task_id=task_id, session_id=session_id)
             self.store.set_context(scope=scope, run_id=run_id, task_id=task_id)
-            if self._graph is not None:
-                self._graph.set_context(run_id=run_id, task_id=task_id)
+            self._graph.set_context(run_id=run_id, task_id=task_id)
 
     # -- layers -----------------------------------------------------------------
     def graph(self) -> Any:
-        """The `GraphStore` in `<data>/graph`, opened on first use."""
-        with self._lock:
-            if self._graph is None:
-                from reference.graph.store import GraphStore  # LMDB only when a graph tool is used
-
-                self._graph = GraphStore.open(self.data_dir / GRAPH_DIR, clock=self.clock, telemetry=self.telemetry)
-                self._graph.set_context(run_id=self.session["run_id"], task_id=self.session["task_id"])
-            return self._graph
+        """The `GraphStore` in `<data>/graph` (seed 003)."""
+        if self._graph is None:
+            raise StoreError("the server is closed")
+        return self._graph
 
     def on_close(self, fn: Callable[[], None]) -> None:
         """Run `fn` when the server closes (before the graph and the store), e.g. to close readers."""

@@ -1,8 +1,9 @@
 """The `reference-mcp` backend: the reference store behind a real MCP stdio session.
 
 `open` starts `codemem-bench serve --data <dir> --clock logical:<scenario time>`
-as a subprocess (the same code as the console script, run with this Python)
-and connects a real MCP client to it. Every backend call is one `tools/call`
+as a subprocess (`python -m bench.cli.serve_cmd`: the console script's serve
+command without importing the other commands) and connects a real MCP client
+to it. Every backend call is one `tools/call`
 of the seed tool of that name; before a call, if the scenario's clock moved,
 the private `_harness_set_clock` tool moves the server's clock to the same
 time, so the store records exactly what the in-process `reference` backend
@@ -54,9 +55,9 @@ class ReferenceMcpBackend(McpGraphPart, McpPatternPart, McpKnowledgePart, McpLan
     name = "reference-mcp"
     capabilities = frozenset({
         C.MEMORY_WRITE, C.MEMORY_GET, C.MEMORY_LIST, C.MEMORY_SEARCH, C.MEMORY_FILTERS, C.METADATA_FILTERS,
-        C.CODE_INDEX, C.CODE_SEARCH, C.PATTERNS, C.REDACTION, C.GRAPH, C.POLICY_KV, C.POINT_IN_TIME, C.SNAPSHOT, C.KNOWLEDGE,
-        C.MEMORY_LANE, C.PROJECT_MEMORY,
-    })
+        C.CODE_INDEX, C.CODE_SEARCH, C.PATTERNS, C.REDACTION, C.GRAPH, C.POLICY_KV, C.POINT_IN_TIME,
+        C.SNAPSHOT, C.KNOWLEDGE, C.MEMORY_LANE, C.PROJECT_MEMORY,
+    })   # all of `reference`'s but keyword_search and delete: no seed tool serves them
     options = tuple(RANKERS)
 
     def server_command(self, data_dir: Path, start: float, telemetry: Path) -> list[str]:

@@ -17,8 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from reference.clock import iso
 from reference.knowledge import KnowledgeLayer
 from reference.knowledge.decay import calculate_relevance
+from reference.memories import check_memory_id
 from reference.mcp_server.context import ServerContext
-from reference.mcp_server.registry import ToolRegistry
+from reference.mcp_server.registry import ToolRegistry, argument
 from reference.mcp_server.routing import routing
 from reference.mcp_server.tools import results
 
@@ -73,6 +74,8 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
     ) -> list[dict[str, Any]]:
         """Entities in the knowledge base, most mentioned first (or those of one memory)."""
         if documentId is not None:
+            with argument("documentId"):
+                check_memory_id(documentId)
             ents = [e for e in layer.document_entities(documentId) if type is None or e.type == type]
             return [e.to_dict() for e in ents[:limit]]
         return [e.to_dict() for e in layer.entities(type=type, limit=limit)]
@@ -84,6 +87,8 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
             description="Extension: only this relationship type")] = None,
     ) -> list[dict[str, Any]]:
         """Relationships of a memory (updates, extends, derives, relates_to), where it is source or target."""
+        with argument("documentId"):
+            check_memory_id(documentId)
         return [r.to_dict() for r in layer.relationships(documentId, type=type)]
 
     @server.tool(routing=routing("oracle_timeline"))

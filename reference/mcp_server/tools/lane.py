@@ -14,8 +14,9 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from reference.lane import MemoryLane
+from reference.memories import check_memory_id
 from reference.mcp_server.context import ServerContext
-from reference.mcp_server.registry import ToolRegistry
+from reference.mcp_server.registry import ToolRegistry, argument
 from reference.mcp_server.routing import routing
 from reference.mcp_server.tools import results
 
@@ -60,6 +61,8 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
         signal: Annotated[Literal["helpful", "harmful"], Field(description="helpful or harmful")],
     ) -> dict[str, Any]:
         """Record that a recalled memory was helpful or harmful (+10% / -50% on later rankings)."""
+        with argument("memory_id"):
+            check_memory_id(memory_id)
         return lane.feedback(memory_id, signal, session_id=ctx.session["session_id"]).to_dict()
 
     @server.tool(name="memory-lane_inject", routing=routing("memory-lane_inject"))

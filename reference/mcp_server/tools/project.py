@@ -18,7 +18,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from reference.mcp_server.context import ServerContext
-from reference.mcp_server.registry import ArgumentError, ToolRegistry
+from reference.mcp_server.registry import ArgumentError, ToolRegistry, argument
 from reference.mcp_server.routing import routing
 from reference.mcp_server.tools import results
 from reference.mcp_server.tools.memory import TopK
@@ -83,7 +83,8 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
     @server.tool(routing=routing("project_memory_get"))
     def project_memory_get(memory_id: str) -> dict[str, Any] | None:
         """A project memory with its metadata flattened (branch, commit_sha, ...); null if absent."""
-        return record(project.get(memory_id))
+        with argument("memory_id"):
+            return record(project.get(memory_id))
 
     @server.tool(routing=routing("project_memory_list"))
     def project_memory_list() -> list[dict[str, Any]]:

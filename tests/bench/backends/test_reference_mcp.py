@@ -21,6 +21,18 @@ TOOLS_FOR = {
     C.METADATA_FILTERS: {"memory_search_structured"},
     C.CODE_INDEX: {"jit_index_file", "jit_index_directory"},
     C.CODE_SEARCH: {"jit_search", "code_search", "symbol_search"},
+    C.PATTERNS: {"pattern_load", "pattern_scan", "pattern_scan_memories", "pattern_list"},
+    C.REDACTION: {"memory_write_structured"},
+    C.GRAPH: {"graph_put_node", "graph_get_node", "graph_put_edge", "graph_get_out", "graph_get_in",
+              "graph_delete_edge", "graph_supersede"},
+    C.POLICY_KV: {"policy_put", "policy_get", "policy_list"},
+    C.POINT_IN_TIME: {"graph_get_node", "policy_get", "graph_diff_since"},
+    C.SNAPSHOT: {"graph_export_snapshot", "snapshot_get_node", "snapshot_get_out", "snapshot_get_in"},
+    C.KNOWLEDGE: {"oracle_search", "oracle_entities", "oracle_relationships", "oracle_timeline", "oracle_learn"},
+    C.MEMORY_LANE: {"memory-lane_store", "memory-lane_find", "memory-lane_feedback", "memory-lane_inject"},
+    C.PROJECT_MEMORY: {"project_memory_search", "project_placeholder", "project_locate_files",
+                       "project_index_snapshot", "project_gc", "project_memory_get", "project_stats",
+                       "project_switch_branch", "project_record_commit"},
 }
 
 

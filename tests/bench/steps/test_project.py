@@ -103,13 +103,14 @@ def test_generator_reproduces_the_committed_scenarios():
     spec.loader.exec_module(gen)
     commits, branches = gen.load()
     lines, qrels = gen.project_branches(commits, branches)
-    text = "".join(json.dumps(x, sort_keys=True) + "\n" for x in lines)
-    assert text == (ROOT / "scenarios/project-branches.jsonl").read_text()
-    assert "".join(f"{q}\t{d}\t{g}\n" for q, d, g in qrels) in (ROOT / "oracle_data/project-branches/qrels.tsv").read_text()
-    dedup = "".join(json.dumps(x, sort_keys=True) + "\n" for x in gen.project_dedup(commits, branches))
-    assert dedup == (ROOT / "scenarios/project-dedup.jsonl").read_text()
-    files, _ = gen.project_files(commits)
-    assert "".join(json.dumps(x, sort_keys=True) + "\n" for x in files) == (ROOT / "scenarios/project-files.jsonl").read_text()
+    jsonl = lambda rows: "".join(json.dumps(x, sort_keys=True) + "\n" for x in rows)  # noqa: E731
+    tsv = lambda rows: "query_id\titem_id\tgrade\n" + "".join(f"{q}\t{d}\t{g}\n" for q, d, g in rows)  # noqa: E731
+    assert jsonl(lines) == (ROOT / "scenarios/project-branches.jsonl").read_text()
+    assert tsv(qrels) == (ROOT / "oracle_data/project-branches/qrels.tsv").read_text()
+    assert jsonl(gen.project_dedup(commits, branches)) == (ROOT / "scenarios/project-dedup.jsonl").read_text()
+    files, file_qrels = gen.project_files(commits)
+    assert jsonl(files) == (ROOT / "scenarios/project-files.jsonl").read_text()
+    assert tsv(file_qrels) == (ROOT / "oracle_data/project-files/qrels.tsv").read_text()
 
 
 def test_committed_scenarios_load():

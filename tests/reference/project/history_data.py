@@ -26,7 +26,8 @@ def dataset(tmp_path):
     commits = [main_commit("1", None, 100, "Initial", ["README.md"]),
                main_commit("2", "1", 200, "Add db", ["db.py", "README.md"]),
                main_commit("3", "2", 150, "Add cli", ["cli.py", "db.py"])]   # time goes back: clock skew
-    branches = [{"name": "feature/fast-insert", "tip": sha("b"), "merge_base": sha("2"), "commits": [sha("a"), sha("b")]},
+    branches = [{"name": "feature/fast-insert", "tip": sha("b"), "merge_base": sha("2"),
+                 "commits": [sha("a"), sha("b")]},
                 {"name": "copy", "tip": sha("b"), "merge_base": sha("2"), "commits": [sha("b")]},
                 {"name": "empty", "tip": sha("3"), "merge_base": sha("3"), "commits": []}]
     return write_dataset(tmp_path / "ds", commits, branches)
