@@ -115,6 +115,11 @@ class NoArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class Audit(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    storage: bool = True   # false: no bytes-per-1000-commits figure (a short history is all fixed overhead)
+
+
 @step("branch", args=Branch, requires=PM, op="write", kind="directive")
 def branch(ctx, a: Branch) -> Outcome:
     """Switch the current branch (created if new; `default: true` also makes it the default branch)."""
@@ -211,8 +216,8 @@ def _text_key(text: str) -> str:
     return hashlib.sha256(" ".join(text.split()).encode("utf-8", "surrogatepass")).hexdigest()
 
 
-@step("project_audit", args=NoArgs, requires=PM, op="read")
-def project_audit(ctx, a: NoArgs) -> Outcome:
+@step("project_audit", args=Audit, requires=PM, op="read")
+def project_audit(ctx, a: Audit) -> Outcome:
     """Duplicate rate and bytes per 1000 commits, computed by the harness (see module docstring)."""
     records = ctx.backend.project_memories()
     keys = [_text_key(r["text"]) for r in records]
@@ -224,6 +229,6 @@ def project_audit(ctx, a: NoArgs) -> Outcome:
              "storage_bytes": size, "commits": commits,
              "storage_bytes_per_1000_commits": size * 1000 / commits if commits else 0.0}
     metric(ctx, "duplicate_rate", value["duplicate_rate"])
-    if commits:
+    if commits and a.storage:
         metric(ctx, "storage_bytes_per_1000_commits", value["storage_bytes_per_1000_commits"])
     return Outcome(value=value)

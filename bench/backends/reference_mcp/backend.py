@@ -11,8 +11,8 @@ records and quality figures are identical. The difference in latency is the
 protocol's overhead (JSON-RPC over pipes, argument validation, worker threads).
 
 The server's store telemetry is appended to a file outside the data folder and
-forwarded into the harness's sink after each call, in order.
-`reference-mcp:<ranker>` passes `--ranker` like `reference:<ranker>`.
+forwarded into the harness's sink after each call, in order. The server ranks
+memory searches with the default ranker (galaxybrain), like `reference`.
 """
 from __future__ import annotations
 
@@ -24,7 +24,6 @@ from mcp.client.stdio import StdioServerParameters
 
 from reference.clock import Clock
 from reference.errors import StoreError
-from reference.rankers import RANKERS
 from reference.telemetry import TelemetrySink
 
 from bench.backends.capabilities import Capability as C
@@ -58,13 +57,14 @@ class ReferenceMcpBackend(McpGraphPart, McpPatternPart, McpKnowledgePart, McpLan
         C.CODE_INDEX, C.CODE_SEARCH, C.PATTERNS, C.REDACTION, C.GRAPH, C.POLICY_KV, C.POINT_IN_TIME,
         C.SNAPSHOT, C.KNOWLEDGE, C.MEMORY_LANE, C.PROJECT_MEMORY,
     })   # all of `reference`'s but keyword_search and delete: no seed tool serves them
-    options = tuple(RANKERS)
+    # No `:<ranker>` options: each option would be another full server-per-test run of the contract suite
+    # (about 3 s of start-up per test); `codemem-bench serve --ranker` covers the other rankers.
 
     def server_command(self, data_dir: Path, start: float, telemetry: Path) -> list[str]:
         """The serve command line (argv after the Python executable)."""
         args = ["-m", "bench.cli.serve_cmd", "--data", str(data_dir), "--clock", f"logical:{start!r}",
                 "--telemetry", str(telemetry)]
-        return args + (["--ranker", self.option] if self.option else [])
+        return args
 
     def open(self, data_dir: Path, clock: Clock, telemetry: TelemetrySink) -> None:
         self.data_dir, self.clock = Path(data_dir), clock
