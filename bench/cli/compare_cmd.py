@@ -4,9 +4,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from bench.cli.progress import progress_printer
-from bench.compare import TestSettings, build_comparison, run_backends, significant_losses, to_table, write_outputs
-from bench.scenario.suites import project_root, resolve
 
 NAME = "compare"
 HELP = ("Run several backends on the same scenarios and compare them side by side, with paired "
@@ -29,6 +26,9 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bench.cli.progress import progress_printer
+    from bench.compare import TestSettings, build_comparison, run_backends, significant_losses, to_table, write_outputs
+    from bench.scenario.suites import project_root, resolve
     specs = [s.strip() for s in args.backends.split(",") if s.strip()]
     reference = args.reference or (specs[0] if specs else None)
     if reference is None:

@@ -5,10 +5,6 @@ import argparse
 import json
 from pathlib import Path
 
-from bench.compare.runner import slug
-from bench.gate import GateOptions, parse_latency, run_gate
-from bench.report import Report
-from bench.scenario.suites import project_root
 
 NAME = "gate"
 HELP = ("Compare a report with a committed baseline; exit 1 on a quality or latency regression "
@@ -35,6 +31,10 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bench.compare.runner import slug
+    from bench.gate import GateOptions, parse_latency, run_gate
+    from bench.report import Report
+    from bench.scenario.suites import project_root
     report = Report.load(args.report)
     base_path = args.baseline or project_root() / "reports" / "baseline" / slug(report.backend)
     baseline = Report.load(base_path)

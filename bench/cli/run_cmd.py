@@ -4,9 +4,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from bench.cli.progress import progress_printer
-from bench.run import run_suite
-from bench.scenario.suites import project_root, resolve
 
 NAME = "run"
 HELP = "Replay scenarios (default: the default suite) against a backend; print scores, write a report."
@@ -25,6 +22,9 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bench.cli.progress import progress_printer
+    from bench.run import run_suite
+    from bench.scenario.suites import project_root, resolve
     scenarios = resolve(args.scenarios, args.suite)
     if not scenarios:
         print("codemem-bench run: nothing to run")

@@ -5,7 +5,6 @@ import argparse
 import json
 from pathlib import Path
 
-from bench.report import Report, compute_score
 
 NAME = "score"
 HELP = "Recompute the codemem-bench score of a report.json (or a report folder) from its contents alone."
@@ -16,6 +15,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bench.report import Report, compute_score
     report = Report.load(args.report)
     print(json.dumps(compute_score({"scenarios": report.scenarios}), indent=2))
     return 0

@@ -33,6 +33,10 @@ class GraphPart(ReferencePart, GraphOps, PolicyOps, SnapshotOps):
         self.graph.close()
         super()._on_close()
 
+    def set_context(self, scope, run_id, task_id, session_id) -> None:
+        super().set_context(scope, run_id, task_id, session_id)
+        self.graph.set_context(run_id=run_id, task_id=task_id)  # graph records carry the run, as seed 003 asks
+
     # graph -----------------------------------------------------------------
     def graph_put_node(self, id, type, payload=None, scope=None) -> None:
         self.graph.put_node(id, type, payload, scope=scope)
