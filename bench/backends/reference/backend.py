@@ -58,6 +58,7 @@ class ReferenceBackend(GraphPart, PatternPart, KnowledgePart, LanePart, ProjectP
     def set_context(self, scope, run_id, task_id, session_id) -> None:
         self.store.set_context(scope=scope, run_id=run_id, task_id=task_id)
         self.session_id = session_id
+        self._on_context(scope, run_id, task_id, session_id)
 
     # memory ---------------------------------------------------------------
     def write_memory(self, text, task=None, insights=None, context=None, symbol_keys=None, tags=None,

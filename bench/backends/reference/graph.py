@@ -33,8 +33,8 @@ class GraphPart(ReferencePart, GraphOps, PolicyOps, SnapshotOps):
         self.graph.close()
         super()._on_close()
 
-    def set_context(self, scope, run_id, task_id, session_id) -> None:
-        super().set_context(scope, run_id, task_id, session_id)
+    def _on_context(self, scope, run_id, task_id, session_id) -> None:
+        super()._on_context(scope, run_id, task_id, session_id)
         self.graph.set_context(run_id=run_id, task_id=task_id)  # graph records carry the run, as seed 003 asks
 
     # graph -----------------------------------------------------------------

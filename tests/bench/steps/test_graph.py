@@ -39,3 +39,19 @@ def test_backend_without_graph_reports_unsupported(graph_pit, tmp_path):
     s = run_suite("fts-baseline", [graph_pit], tmp_path).scenarios["graph-pit"]
     assert s["steps"]["unsupported"] == sum(1 for st in graph_pit.steps if st.kind == "tool")
     assert s["checks"]["passed"] == 0 and s["steps"]["error"] == 0
+
+
+def test_session_ids_reach_graph_records(tmp_path):
+    """A `session` directive's run and task ids are recorded on graph writes (seed 003 §4.3)."""
+    from bench.backends.registry import create_backend
+    from reference.clock import LogicalClock
+    from reference.telemetry import NullSink
+    backend = create_backend("reference")
+    backend.open(tmp_path, LogicalClock(), NullSink())
+    try:
+        backend.set_context("repo:x", "run-9", "task-1", None)
+        backend.graph_put_node("file:a.py", "file", {})
+        node = backend.graph.get_node("file:a.py")
+        assert (node.run_id, node.task_id) == ("run-9", "task-1")
+    finally:
+        backend.close()
