@@ -8,9 +8,15 @@ from reference.embed.hashing import HashingEmbedder
 from reference.embed.protocol import Embedder, UnknownEmbedder
 from reference.embed.sentence import SentenceTransformerEmbedder
 
+def _sklearn_hashing(**kwargs: Any) -> Embedder:
+    from reference.embed.sklearn_hashing import SklearnHashingEmbedder  # imports scikit-learn
+    return SklearnHashingEmbedder(**kwargs)
+
+
 _REGISTRY: dict[str, Callable[..., Embedder]] = {
     "hashing-v1": HashingEmbedder,
     "sentence-transformers": SentenceTransformerEmbedder,  # needs model_path=
+    "sklearn-hashing-v1": _sklearn_hashing,
 }
 
 
