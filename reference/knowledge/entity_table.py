@@ -86,6 +86,37 @@ def sharing_documents(conn: sqlite3.Connection, document_id: str, exclude_types:
     return dict(out)
 
 
+def sharing_ranked(conn: sqlite3.Connection, document_id: str, exclude_types: tuple[str, ...]
+                   ) -> list[tuple[str, int]]:
+    """Other documents sharing an entity with this one: (id, shared count), most shared, newest, id first."""
+    marks = ",".join("?" * len(exclude_types)) or "''"
+    return conn.execute(
+        "SELECT o.document_id, count(DISTINCT o.entity_id) AS n FROM entity_mentions d "
+        f"JOIN entities e ON e.id = d.entity_id AND e.type NOT IN ({marks}) "
+        "JOIN entity_mentions o ON o.entity_id = d.entity_id AND o.document_id != d.document_id "
+        "JOIN memories mm ON mm.id = o.document_id WHERE d.document_id = ? "
+        "GROUP BY o.document_id ORDER BY n DESC, max(mm.created_at) DESC, o.document_id",
+        (*exclude_types, document_id)).fetchall()
+
+
+def shared_with(conn: sqlite3.Connection, document_id: str, others: list[str], exclude_types: tuple[str, ...]
+                ) -> dict[str, list[str]]:
+    """For each of `others`, the entities it shares with this document (sorted)."""
+    if not others:
+        return {}
+    marks = ",".join("?" * len(exclude_types)) or "''"
+    rows = conn.execute(
+        "SELECT DISTINCT o.document_id, o.entity_id FROM entity_mentions d "
+        f"JOIN entities e ON e.id = d.entity_id AND e.type NOT IN ({marks}) "
+        "JOIN entity_mentions o ON o.entity_id = d.entity_id "
+        f"WHERE d.document_id = ? AND o.document_id IN ({','.join('?' * len(others))}) "
+        "ORDER BY o.document_id, o.entity_id", (*exclude_types, document_id, *others)).fetchall()
+    out: dict[str, list[str]] = defaultdict(list)
+    for doc, ent in rows:
+        out[doc].append(ent)
+    return dict(out)
+
+
 def resolve_refs(conn: sqlite3.Connection, refs: list[str]) -> list[set[str]]:
     """For each reference (an entity id like `feature:auth`, or a bare name), the matching entity ids."""
     out = []

@@ -97,19 +97,24 @@ class RelationshipBuilder:
             elif sim > self.relate_threshold:
                 offer(Relationship(entry.id, other.id, "relates_to", round(sim, 6), {"similarity": round(sim, 6)},
                                    created_at))
-        shared = {d: ents for d, ents in entity_table.sharing_documents(conn, entry.id, NOT_SHARED).items()
-                  if eligible(d)}
-        order = _newest_first(conn, list(shared))
-        ranked = sorted(shared, key=lambda d: (-len(shared[d]), order.get(d, 0), d))
-        marked = self._marked(conn, entry, shared, mine, order, created_at)
-        if marked is not None:
-            offer(marked)
-        for doc in ranked[:MAX_SHARED_LINKS]:
+        ranked = [d for d, _ in entity_table.sharing_ranked(conn, entry.id, NOT_SHARED) if eligible(d)]
+        top = ranked[:MAX_SHARED_LINKS]
+        if _CONCLUSION.search(entry.text) or supersede_marker(entry.text) or additive_marker(entry.text):
+            # the marker and derives rules look at every sharing memory; most writes need only the top ones
+            shared = {d: e for d, e in entity_table.sharing_documents(conn, entry.id, NOT_SHARED).items()
+                      if eligible(d)}
+            order = _newest_first(conn, list(shared))
+            marked = self._marked(conn, entry, shared, mine, order, created_at)
+            if marked is not None:
+                offer(marked)
+            for rel in self._derived(conn, entry, shared, order, created_at):
+                offer(rel)
+        else:
+            shared = entity_table.shared_with(conn, entry.id, top, NOT_SHARED)
+        for doc in top:
             if doc not in found:
                 found[doc] = Relationship(entry.id, doc, "relates_to", SHARED_CONFIDENCE,
                                           {"sharedEntities": shared[doc]}, created_at)
-        for rel in self._derived(conn, entry, shared, order, created_at):
-            offer(rel)
         return [found[k] for k in sorted(found)]
 
     def _marked(self, conn: sqlite3.Connection, entry: MemoryEntry, shared: dict[str, list[str]], mine: set[str],
