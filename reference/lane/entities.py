@@ -23,8 +23,8 @@ from reference.lane.errors import LaneError
 ENTITY_TYPES = ("project", "agent", "feature", "person", "business", "other")
 _NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
-_EXPLICIT = re.compile(r"(?<![\w/:.-])(" + "|".join(ENTITY_TYPES) + r"):([A-Za-z0-9][A-Za-z0-9_.\-]*[A-Za-z0-9]|[A-Za-z0-9])",
-                       re.IGNORECASE)
+_EXPLICIT = re.compile(r"(?<![\w/:.-])(" + "|".join(ENTITY_TYPES) + r"):"
+                       r"([A-Za-z0-9][A-Za-z0-9_.\-]*[A-Za-z0-9]|[A-Za-z0-9])", re.IGNORECASE)
 _PATH = re.compile(r"(?<![\w:])(?:\.{0,2}/)?(?:[\w.\-]+/)+[\w.\-]+")
 FEATURE_DIRS = frozenset({"features", "feature"})
 SOURCE_ROOTS = frozenset({"src", "lib", "app"})

@@ -26,7 +26,10 @@ DEPTH = 100
 
 
 def rrf(rankings: Sequence[Sequence[str]], k: int = RRF_K) -> list[tuple[str, float]]:
-    """Fuse ranked id lists; (id, score) best first, ties by id. An id repeated in a list counts once, at its best rank."""
+    """Fuse ranked id lists: (id, score) best first, ties by id.
+
+    An id repeated within one list counts once, at its best rank.
+    """
     if isinstance(k, bool) or not isinstance(k, (int, float)) or k < 0:
         raise ValueError(f"rrf k must be a non-negative number, got {k!r}")
     scores: dict[str, float] = {}
