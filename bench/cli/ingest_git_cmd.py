@@ -22,6 +22,8 @@ from pathlib import Path
 from reference.clock import LogicalClock
 from reference.errors import StoreError
 
+from bench.cli.progress import progress_printer
+
 NAME = "ingest-git"
 HELP = ("Ingest a git repository (or a history data set) into the project memory of a reference store; "
         "install its post-commit hook; record a session placeholder.")
@@ -43,20 +45,6 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="record that session SESSION_ID consulted the memory at REPO's HEAD (needs --summary)")
     p.add_argument("--summary", help="with --placeholder: what the session discussed")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
-
-
-def _progress(quiet: bool):
-    last = [0.0]
-    tty = sys.stderr.isatty()
-
-    def cb(i: int, n: int) -> None:
-        now = time.monotonic()
-        if quiet or (i < n and now - last[0] < (0.25 if tty else 5.0)):
-            return
-        last[0] = now
-        print(f"  ingest: {i}/{n} commits", end="\n" if (i == n or not tty) else "\r", file=sys.stderr, flush=True)
-
-    return cb
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -111,7 +99,7 @@ def _ingest(args: argparse.Namespace) -> int:
     store = MemoryStore.open(args.data, clock=LogicalClock(0.0))
     try:
         project = ProjectMemory.for_store(store)
-        result = ingest_history(project, history, _progress(args.quiet))
+        result = ingest_history(project, history, progress_printer(args.quiet, "commits")("ingest", 0))
         if args.snapshot:
             snap = args.dataset / "snapshot.jsonl"
             r = index_snapshot(store, [json.loads(x) for x in snap.read_text(encoding="utf-8").splitlines() if x])

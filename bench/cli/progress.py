@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 
 
-def progress_printer(quiet: bool = False) -> Callable[[str, int], Callable[[int, int], None]]:
+def progress_printer(quiet: bool = False, unit: str = "steps") -> Callable[[str, int], Callable[[int, int], None]]:
     """A factory: for each scenario, a callback printing `name i/n` at most ~4 times a second."""
 
     def factory(name: str, total: int) -> Callable[[int, int], None]:
@@ -19,7 +19,7 @@ def progress_printer(quiet: bool = False) -> Callable[[str, int], Callable[[int,
                 return
             last[0] = now
             end = "\n" if (i == n or not tty) else "\r"
-            print(f"  {name}: {i}/{n} steps", end=end, file=sys.stderr, flush=True)
+            print(f"  {name}: {i}/{n} {unit}", end=end, file=sys.stderr, flush=True)
 
         return cb
 

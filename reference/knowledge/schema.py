@@ -12,6 +12,8 @@ reference/knowledge/README.md.
 """
 from __future__ import annotations
 
+from reference.tracker.layer_tables import ensure_tables, has_tables
+
 import sqlite3
 from typing import Any
 
@@ -77,14 +79,9 @@ def knowledge_schema(conn: Any) -> None:
 
 
 def has_schema(conn: sqlite3.Connection) -> bool:
-    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    return all(t in names for t in TABLES)
+    return has_tables(conn, TABLES)
 
 
 def ensure_schema(tracker: Any) -> bool:
     """Create the tables if this tracker lacks them; True when something was created."""
-    if has_schema(tracker.conn()):
-        return False
-    with tracker.tx() as conn:
-        knowledge_schema(conn)
-    return True
+    return ensure_tables(tracker, TABLES, knowledge_schema)

@@ -7,6 +7,8 @@ the migration existed. Columns are documented in reference/project/README.md.
 """
 from __future__ import annotations
 
+from reference.tracker.layer_tables import ensure_tables, has_tables
+
 import sqlite3
 from typing import Any
 
@@ -48,14 +50,9 @@ def project_schema(conn: Any) -> None:
 
 
 def has_schema(conn: sqlite3.Connection) -> bool:
-    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    return all(t in names for t in TABLES)
+    return has_tables(conn, TABLES)
 
 
 def ensure_schema(tracker: Any) -> bool:
     """Create the tables if this tracker lacks them; True when something was created."""
-    if has_schema(tracker.conn()):
-        return False
-    with tracker.tx() as conn:
-        project_schema(conn)
-    return True
+    return ensure_tables(tracker, TABLES, project_schema)
