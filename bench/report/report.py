@@ -86,7 +86,7 @@ class Report:
                 "checks": f"{s['checks']['passed']}/{s['checks']['total']}" if s["checks"]["total"] else "-",
                 "p50 ms": lat.get("p50"), "p95 ms": lat.get("p95"),
                 "targets": f"{sum(met)}/{len(met)}" if met else "-",
-                "unsupported": s["steps"]["unsupported"], "errors": s["steps"]["error"] + s["steps"]["failed"],
+                "unsupported": s["steps"]["unsupported"], "problems": s["steps"]["error"] + s["steps"]["failed"],
             })
         return pd.DataFrame(rows)
 
