@@ -12,7 +12,7 @@ reference/knowledge/README.md.
 """
 from __future__ import annotations
 
-from reference.tracker.layer_tables import ensure_tables, has_tables
+from reference.layer_tables import ensure_tables, has_tables
 
 import sqlite3
 from typing import Any

@@ -7,7 +7,7 @@ the migration existed. Columns are documented in reference/project/README.md.
 """
 from __future__ import annotations
 
-from reference.tracker.layer_tables import ensure_tables, has_tables
+from reference.layer_tables import ensure_tables, has_tables
 
 import sqlite3
 from typing import Any
