@@ -5,8 +5,7 @@ can be used without importing LMDB.
 """
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from reference.lazy_exports import lazy_getattr
 
 _EXPORTS = {
     "GraphStore": "reference.graph.store",
@@ -19,15 +18,9 @@ _EXPORTS = {
     "KVEntry": "reference.graph.records",
     "Change": "reference.graph.records",
     "SnapshotReader": "reference.graph.snapshot_reader",
-    "BUILTIN_RELATIONS": "reference.graph.relations",
+    "BUILTIN_RELATIONS": "reference.graph.relations:BUILTIN",
 }
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'reference.graph' has no attribute {name!r}")
-    module = importlib.import_module(_EXPORTS[name])
-    value = getattr(module, "BUILTIN" if name == "BUILTIN_RELATIONS" else name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr('reference.graph', _EXPORTS, globals())

@@ -11,8 +11,7 @@ Names are imported lazily: the tracker's migration list imports
 """
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from reference.lazy_exports import lazy_getattr
 
 _EXPORTS = {
     "calculate_relevance": "reference.knowledge.decay", "layer_for": "reference.knowledge.decay",
@@ -25,7 +24,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'reference.knowledge' has no attribute {name!r}")
-    return getattr(importlib.import_module(_EXPORTS[name]), name)
+__getattr__ = lazy_getattr('reference.knowledge', _EXPORTS, globals())

@@ -13,8 +13,7 @@ import the store when it is first imported.
 """
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from reference.lazy_exports import lazy_getattr
 
 _EXPORTS = {
     "MemoryLane": "reference.lane.lane",
@@ -41,7 +40,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'reference.lane' has no attribute {name!r}")
-    return getattr(importlib.import_module(_EXPORTS[name]), name)
+__getattr__ = lazy_getattr('reference.lane', _EXPORTS, globals())

@@ -11,8 +11,7 @@ loading the `mcp` package or opening anything.
 """
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from reference.lazy_exports import lazy_getattr
 
 _EXPORTS = {
     "ServerConfig": "reference.mcp_server.config",
@@ -26,9 +25,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'reference.mcp_server' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_EXPORTS[name]), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr('reference.mcp_server', _EXPORTS, globals())

@@ -9,21 +9,33 @@ Names are imported lazily: the tracker's migration list imports
 """
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from reference.lazy_exports import lazy_getattr
 
 _EXPORTS = {
-    "CommitInfo": "commit", "check_branch": "commit", "check_sha": "commit", "commit_text": "commit",
-    "parse_message": "commit", "read_dataset": "dataset", "doc_hash": "doc_hash", "normalise": "doc_hash",
-    "DatasetError": "errors", "GitError": "errors", "HookError": "errors", "ProjectError": "errors",
-    "read_repository": "gitrepo", "BranchInfo": "history", "History": "history", "IngestResult": "ingest",
-    "ingest_history": "ingest", "GcResult": "layer", "ProjectMemory": "layer", "WriteResult": "layer",
-    "locate_files": "locate", "index_snapshot": "snapshot",
+    "CommitInfo": "reference.project.commit",
+    "check_branch": "reference.project.commit",
+    "check_sha": "reference.project.commit",
+    "commit_text": "reference.project.commit",
+    "parse_message": "reference.project.commit",
+    "read_dataset": "reference.project.dataset",
+    "doc_hash": "reference.project.doc_hash",
+    "normalise": "reference.project.doc_hash",
+    "DatasetError": "reference.project.errors",
+    "GitError": "reference.project.errors",
+    "HookError": "reference.project.errors",
+    "ProjectError": "reference.project.errors",
+    "read_repository": "reference.project.gitrepo",
+    "BranchInfo": "reference.project.history",
+    "History": "reference.project.history",
+    "IngestResult": "reference.project.ingest",
+    "ingest_history": "reference.project.ingest",
+    "GcResult": "reference.project.layer",
+    "ProjectMemory": "reference.project.layer",
+    "WriteResult": "reference.project.layer",
+    "locate_files": "reference.project.locate",
+    "index_snapshot": "reference.project.snapshot",
 }
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'reference.project' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"reference.project.{_EXPORTS[name]}"), name)
+__getattr__ = lazy_getattr('reference.project', _EXPORTS, globals())
