@@ -259,6 +259,21 @@ class MemoryStore:
                 off, length = entry.blob_offset, entry.blob_length
             return self.blob.read_slice(off, length)
 
+    def scan_content(self, key_hash: int) -> tuple[str, bytes]:
+        """(canonical key, bytes a pattern scan reads) for an indexed item or a memory.
+
+        Files, symbols and chunks give their blob slice (seed 000 §1.3). A memory
+        gives its text: its blob record is JSON, whose escaping (`\\"`) would hide
+        or shift matches. `NotFound` for an unknown key hash.
+        """
+        self._check_open()
+        if self.tracker.resolve_type(key_hash) == "memory":
+            entry = self.tracker.get_memory_by_key(key_hash)
+            if entry is not None:
+                return entry.id, entry.text.encode("utf-8")
+        data = self.read_content(key_hash)
+        return self.tracker.keys.get_key(self.tracker.conn(), key_hash), data
+
     def stats(self) -> dict[str, Any]:
         """Row counts, vector counts, schema version and the size of each file on disk."""
         self._check_open()

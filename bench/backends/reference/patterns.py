@@ -1,9 +1,10 @@
 """The store's pattern sets (reference.patterns, Hyperscan) behind PatternOps.
 
-`pattern_scan` reads the blob slice of an indexed file, symbol or chunk through
-the tracker (seed 000 §1.3). `pattern_scan_memories` applies the task and
-context filters first (§4.4) and scans each memory's text: the seed scans the
-JSON blob record, whose escaping (`\\"`) would hide or shift matches.
+`pattern_scan` reads what `MemoryStore.scan_content` gives: the blob slice of an
+indexed file, symbol or chunk (seed 000 §1.3), or a memory's text — the seed
+scans the JSON blob record, whose escaping would hide or shift matches.
+`pattern_scan_memories` applies the task and context filters first (§4.4) and
+scans each memory's text the same way.
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ class PatternPart(ReferencePart, PatternOps):
         return self.store.patterns.list()
 
     def pattern_scan(self, pattern_set_id, target_key) -> list[list[int]]:
-        data = self.store.read_content(target_key)
+        _, data = self.store.scan_content(target_key)
         return [[m.pattern_index, m.start, m.end] for m in self.store.patterns.scan(pattern_set_id, data)]
 
     def pattern_scan_memories(self, pattern_set_id, task=None, context=None) -> dict[str, list[str]]:

@@ -19,6 +19,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from reference.errors import NotFound
 from reference.keys import parse_key
 from reference.mcp_server.context import ServerContext
 from reference.mcp_server.registry import ArgumentError, ToolRegistry, argument
@@ -49,16 +50,10 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
 
     def scannable(key_hash: int) -> tuple[str, bytes]:
         """(canonical key, bytes to scan) of an indexed file, symbol, chunk or memory."""
-        store = ctx.store
-        kind = store.tracker.resolve_type(key_hash)
-        if kind == "memory":
-            entry = store.tracker.get_memory_by_key(key_hash)
-            if entry is not None:
-                return entry.id, entry.text.encode("utf-8")
-        key = store.tracker.keys.get_key(store.tracker.conn(), key_hash) if kind else None
-        if key is None:
-            raise ArgumentError("target_key", f"no indexed content has key hash {key_hash}")
-        return key, store.read_content(key_hash)
+        try:
+            return ctx.store.scan_content(key_hash)
+        except NotFound:
+            raise ArgumentError("target_key", f"no indexed content has key hash {key_hash}") from None
 
     @server.tool(routing=routing("pattern_load"))
     def pattern_load(
