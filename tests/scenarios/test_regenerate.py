@@ -44,3 +44,25 @@ def test_generator_regenerates_identically(name):
     lines = out[0] if isinstance(out, tuple) else out
     text = "".join(json.dumps(x, sort_keys=True) + "\n" for x in lines)
     assert text == (ROOT / "scenarios" / f"{mod.NAME}.jsonl").read_text()
+
+
+def test_knowledge_history_regenerates_identically():
+    mod = _load("knowledge_history")
+    for calibration in (False, True):
+        lines, truth = mod.build(mod.DEFAULT_DATA, calibration)
+        name = lines[0]["scenario"]
+        assert mod.render(lines) == (ROOT / "scenarios" / f"{name}.jsonl").read_text()
+        assert json.dumps(truth, indent=1, sort_keys=True) + "\n" == (ROOT / f"oracle_data/{name}/truth.json").read_text()
+
+
+def test_scored_knowledge_history_holds_no_calibration_commit():
+    mod = _load("knowledge_history")
+    facts = _load("history_facts")
+    calib = set()
+    for d in mod.DEFAULT_DATA:
+        commits, _ = facts.load(d)
+        calib |= {mod.alias(d.name, c) for c in commits if facts.is_calibration(c)}
+    lines, truth = mod.build(mod.DEFAULT_DATA, False)
+    assert truth["entities"] and not set(truth["entities"]) & calib
+    lines, truth = mod.build(mod.DEFAULT_DATA, True)
+    assert {r["source"] for r in truth["relationships"]} <= calib
