@@ -98,17 +98,22 @@ CLARIFY_PROBES = [("what did we decide about payments retries?", True), ("handof
 # without the intent word. (entity, text, neutral query, intent query, type a, type b)
 BOOST_PAIRS = [
     ("deploy", "Roll back a failed deploy by re-pointing the release symlink, then restart the workers.",
-     "deploy rollback release symlink", "what mistake did we make with deploy rollback release symlink?",
+     "roll back a failed deploy by re-pointing the release symlink",
+     "what mistake did we make when we roll back a failed deploy by re-pointing the release symlink?",
      "correction", "learning"),
     ("uploads", "Large uploads go through presigned URLs; the API server never buffers the file body.",
-     "uploads presigned urls", "what was decided about uploads presigned urls?", "decision", "insight"),
+     "large uploads go through presigned urls; the api server never buffers the file body",
+     "what was decided: large uploads go through presigned urls; the api server never buffers the file body?", "decision", "insight"),
     ("reports", "Monthly reports are generated from the read replica after midnight UTC.",
-     "reports read replica", "how do we usually generate reports from the read replica?",
+     "monthly reports are generated from the read replica after midnight utc",
+     "how do we usually say monthly reports are generated from the read replica after midnight utc?",
      "pattern_seed", "workflow_note"),
     ("webhooks", "Webhook signatures are verified with the raw request body before JSON parsing.",
-     "webhooks signature check", "what went wrong with webhooks signature check?", "gap", "correction"),
+     "webhook signatures are verified with the raw request body before json parsing",
+     "what went wrong: webhook signatures are verified with the raw request body before json parsing?", "gap", "correction"),
     ("exports", "CSV exports stream rows in batches of one thousand to keep memory flat.",
-     "exports csv batches", "what was the mistake with exports csv batches?", "learning", "commitment"),
+     "csv exports stream rows in batches of one thousand to keep memory flat",
+     "what was the mistake: csv exports stream rows in batches of one thousand to keep memory flat?", "learning", "commitment"),
 ]
 # Twins: two memories of one type whose texts differ only in a last word; one gets a signal, the other not.
 # (entity, text, query, type, signal)
