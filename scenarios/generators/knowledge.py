@@ -190,7 +190,7 @@ def generate() -> tuple[list[dict], dict]:
     for k, (fa, fb) in enumerate(pairs):
         b.tick(1.0)
         alias = f"d_{k}"
-        text = SPEC["derive"]["text"].format(sym_a=fa["sym"], attr_a=fa["attr"], v_a=fa["v"], unit_a=fa["unit"],
+        text = SPEC["derive"]["text"][k % len(SPEC["derive"]["text"])].format(sym_a=fa["sym"], attr_a=fa["attr"], v_a=fa["v"], unit_a=fa["unit"],
                                              sym_b=fb["sym"], attr_b=fb["attr"], v_b=fb["v"], unit_b=fb["unit"])
         b.write(alias, text, [f"symbol:{fa['sym'].lower()}", f"symbol:{fb['sym'].lower()}"])
         b.relate(alias, fa["alias"], "derives")

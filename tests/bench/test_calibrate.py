@@ -7,6 +7,7 @@ from bench.calibrate import CALIBRATION, SCORED, best, constants
 def test_best_prefers_the_top_score_then_the_value_nearest_the_seed():
     assert best({0.5: 0.6, 0.55: 0.7, 0.7: 0.7}, seed=0.5) == 0.55
     assert best({0.0: 0.9, 1.0: 0.9}, seed=1.0) == 1.0
+    assert best({0.0: 0.65, 0.2: 0.63, 1.0: 0.4}, seed=1.0, tie=0.03) == 0.2   # within one query of the best
 
 
 def test_constants_are_patched_inside_and_restored_after():
