@@ -58,11 +58,14 @@ def select(commits: list[dict], blame: dict, calibration: bool, rng: random.Rand
     def keep(pairs):
         pairs = [(a, b) for a, b in pairs if a["sha"] in ok and b["sha"] in ok and in_split(a, b)]
         return sorted(dict(((a["sha"], b["sha"]), (a, b)) for a, b in pairs).values(), key=lambda p: p[0]["index"])
-    updates = keep(reverts(commits) + rewrites(commits, blame))
-    update_keys = {(a["sha"], b["sha"]) for a, b in updates}
+    undone = keep(reverts(commits))[:PAIRS_PER_TYPE]          # every revert first, then rewrites spread out
+    undone_keys = {(a["sha"], b["sha"]) for a, b in undone}
+    rewritten = [(a, b) for a, b in keep(rewrites(commits, blame)) if (a["sha"], b["sha"]) not in undone_keys]
+    updates = undone + spread(rewritten, PAIRS_PER_TYPE - len(undone))
+    update_keys = undone_keys | {(a["sha"], b["sha"]) for a, b in rewritten}
     origins = {c["sha"]: set((blame.get(c["sha"]) or {}).get("origins") or {}) for c in commits}
     relates = [(a, b) for a, b in keep(shared_functions(commits)) if (a["sha"], b["sha"]) not in update_keys]
-    chosen = [(a, b, "updates") for a, b in spread(sorted(updates, key=lambda p: p[0]["index"]), PAIRS_PER_TYPE)]
+    chosen = [(a, b, "updates") for a, b in updates]
     chosen += [(a, b, "relates_to") for a, b in spread(relates, PAIRS_PER_TYPE)]
     members = sorted({c["sha"]: c for a, b, _ in chosen for c in (a, b)}.values(), key=lambda c: c["index"])
     files = {c["sha"]: {f["path"] for f in c["files"]} for c in members}
