@@ -22,7 +22,9 @@ def run(args: argparse.Namespace) -> int:
         except ImportError as exc:  # an optional backend whose extra is not installed
             print(f"{name:16} unavailable: {exc}")
             continue
-        rows.append((name, cls))
+        variants = getattr(cls, "variants", None)   # one class, many servers (mcp:NAME): list each
+        rows += [(spec, type(spec, (), {"capabilities": caps, "options": ()})) for spec, caps in variants().items()] \
+            if variants else [(name, cls)]
     if args.matrix:
         caps = list(Capability)
         width = max(len(n) for n, _ in rows) + 2   # whole names: a cut header is unreadable

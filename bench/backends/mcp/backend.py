@@ -49,6 +49,11 @@ class McpBackend(Backend):
         self.surface: dict[str, Any] = {}
         self._seq = 0
 
+    @classmethod
+    def variants(cls) -> dict[str, frozenset]:
+        """Capabilities of each adapter, without starting or requiring its server (for listings)."""
+        return {f"mcp:{n}": frozenset(load_adapter(n).capabilities) for n in adapter_names()}
+
     # lifecycle -------------------------------------------------------------------
     def open(self, data_dir: Path, clock: Clock, telemetry: TelemetrySink) -> None:
         self.data_dir, self.clock = Path(data_dir), clock
