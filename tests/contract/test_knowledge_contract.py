@@ -37,7 +37,8 @@ def _ids(rows):
 def test_entities_of_a_memory_and_by_type(backend, backend_clock):
     backend_clock.advance(DAY)
     mid = backend.write_memory("The refresh window in src/features/kauth/session.py is 30 minutes.")
-    assert {"file:src/features/kauth/session.py", "feature:kauth"} <= set(_ids(backend.oracle_entities(document_id=mid)))
+    named = set(_ids(backend.oracle_entities(document_id=mid)))
+    assert {"file:src/features/kauth/session.py", "feature:kauth"} <= named
     backend.write_memory("Invoices in src/features/kbilling/invoice.py round half-even.")
     features = backend.oracle_entities(type="feature", limit=1000)
     assert {"feature:kauth", "feature:kbilling"} <= set(_ids(features))
@@ -46,7 +47,8 @@ def test_entities_of_a_memory_and_by_type(backend, backend_clock):
 
 def test_an_update_with_a_marker_is_an_updates_relationship(backend, backend_clock):
     backend_clock.advance(DAY)
-    old = backend.write_memory("The upload timeout in src/features/kupload/client.py is 30 seconds; UploadClient reads it.")
+    old = backend.write_memory(
+        "The upload timeout in src/features/kupload/client.py is 30 seconds; UploadClient reads it.")
     backend_clock.advance(DAY)
     new = backend.write_memory(
         "The upload timeout in src/features/kupload/client.py is now 45 seconds instead of 30; UploadClient reads it.")
