@@ -1,11 +1,12 @@
 """Contract of `redaction` (seed 002: secrets are redacted before storage, on every write path).
 
 A secret planted in what is written never reads back, whichever read is used, while the rest of
-the text is kept: `get_memory`, `list_memories` and the ids `search_memories` returns (a search for
-the secret itself must not find the memory by it). With `patterns`, `pat:secrets` finds nothing left
-in the stored memories. With `project_memory`, a secret in a commit message is gone from
-`project_get` too. The secrets are the planted ones of the `patterns` scenario; each is a secret by
-the built-in definitions of `pat:secrets`.
+the text is kept: `get_memory`, `list_memories`, and `search_memories` (a search for the secret must
+not rank the memory above the same words without it). Write paths: text, tags and metadata; with
+`memory_lane`, lane memories (find and inject); with `knowledge`, learnings; with `project_memory`,
+commit messages and session placeholders. With `patterns`, `pat:secrets` finds nothing left in the
+stored memories. The secrets are the planted ones of the `patterns` scenario, each a secret by the
+built-in definitions of `pat:secrets`.
 """
 import json
 
@@ -74,3 +75,37 @@ def test_a_secret_in_a_commit_message_is_gone_from_project_memory(backend, backe
     record = backend.project_get(out["memory_id"])
     assert record is not None and "Rotate the leaked key" in record["text"]
     assert not any(s in json.dumps(record) for s in SECRETS[:2])
+    ph = backend.project_placeholder("contract-redact", f"Asked whether {SECRETS[2]} must be rotated too", "chat")
+    record = backend.project_get(ph["memory_id"])
+    assert record is not None and "must be rotated too" in record["text"] and SECRETS[2] not in json.dumps(record)
+
+
+def test_a_secret_in_tags_or_metadata_never_reads_back(backend, backend_clock):
+    need(backend, C.MEMORY_WRITE, C.MEMORY_GET)
+    backend_clock.advance(1)
+    mid = backend.write_memory("The deploy bot's settings.", tags=["deploy", SECRETS[0]],
+                               metadata={"token": SECRETS[1], "owner": "platform"})
+    record = backend.get_memory(mid)
+    assert not any(s in json.dumps(record) for s in SECRETS[:2])
+    assert "deploy" in record["tags"] and record["metadata"]["owner"] == "platform"
+
+
+def test_lane_and_learn_write_paths_redact_too(backend, backend_clock):
+    caps = backend.capabilities
+    if C.MEMORY_LANE not in caps and C.KNOWLEDGE not in caps:
+        need(backend, C.MEMORY_LANE)   # skips, naming what is missing
+    backend_clock.advance(1)
+    if C.MEMORY_LANE in caps:
+        mid = backend.lane_store(f"Kvault key {SECRETS[2]} was leaked and rotated.", "correction", ["feature:kvault"])
+        found = json.dumps(backend.lane_find("kvault key leaked rotated", None, 5))
+        assert mid in found and SECRETS[2] not in found
+        block = json.dumps(backend.lane_inject("kvault key leaked rotated", "contract-redact", 3))
+        assert mid in block and SECRETS[2] not in block
+    if C.KNOWLEDGE in caps:
+        learned = backend.oracle_learn(f"Never paste {SECRETS[3]} into logs", ["Secrets"],
+                                       f"Conversation with token {SECRETS[4]}")
+        if C.MEMORY_GET in caps:
+            record = json.dumps(backend.get_memory(learned))
+            assert "Never paste" in record and SECRETS[3] not in record and SECRETS[4] not in record
+        hits = json.dumps(backend.oracle_search("never paste into logs", limit=5))
+        assert learned in hits and SECRETS[3] not in hits
