@@ -111,7 +111,7 @@ def _walk(name: str, where: str, value: Any, max_str: int, budget: list[int], de
           what: str = "JSON argument") -> None:
     """Charge `value` to `budget[0]`; raise on a string over `max_str`, depth, a bad number, or no budget."""
     if depth > MAX_DEPTH:
-        raise ArgumentError(name, f"nested deeper than {MAX_DEPTH} levels at {where}")
+        raise ArgumentError(name, f"nested deeper than the limit of {MAX_DEPTH} levels at {where[:120]}")
     budget[0] -= 1
     if isinstance(value, str):
         if len(value) > max_str:
