@@ -15,12 +15,14 @@ from __future__ import annotations
 import importlib
 import logging
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import ValidationError
 
+from reference.errors import StoreError
 from reference.mcp_server.context import ServerConfig, ServerContext
 from reference.mcp_server.error_text import clip, validation_text
 from reference.mcp_server.limits import MAX_TOOL_NAME, check_call
@@ -82,9 +84,39 @@ def build_server(ctx: ServerContext, modules: Iterable[str] = TOOL_MODULES, *,
     return BoundedServer(SERVER_NAME, instructions=INSTRUCTIONS, tools=registry.tools, log_level=log_level)
 
 
+class StartupError(StoreError):
+    """The server could not open its data folder; the message names the file and the cause."""
+
+
+def open_context(config: ServerConfig) -> ServerContext:
+    """`ServerContext(config)`, with any failure to open the store raised as one short `StartupError`.
+
+    Store errors keep their message (they name the file); a raw SQLite or LMDB
+    error is attributed to the file that library keeps (`tracker.db`, `graph/`)."""
+    import sqlite3
+
+    import lmdb
+
+    data = Path(config.data_dir)
+    try:
+        return ServerContext(config)
+    except StoreError as exc:
+        raise StartupError(clip(f"cannot open the store in {data}: {exc}", 500)) from exc
+    except sqlite3.Error as exc:
+        raise StartupError(f"cannot open the store in {data}: {data / 'tracker.db'}: {clip(str(exc), 200)} "
+                           f"({type(exc).__name__})") from exc
+    except lmdb.Error as exc:
+        raise StartupError(f"cannot open the store in {data}: {data / 'graph'}: {clip(str(exc), 200)} "
+                           f"({type(exc).__name__})") from exc
+    except OSError as exc:
+        raise StartupError(f"cannot open the store in {data}: {clip(str(exc), 300)}") from exc
+
+
 def serve_stdio(config: ServerConfig, *, log_level: str = "WARNING") -> None:
-    """Serve on stdin/stdout until the client disconnects; the store is closed on the way out."""
-    ctx = ServerContext(config)
+    """Serve on stdin/stdout until the client disconnects; the store is closed on the way out.
+
+    `StartupError` if the data folder cannot be opened (before anything is served)."""
+    ctx = open_context(config)
     try:
         server = build_server(ctx, log_level=log_level)
         logging.getLogger("reference.mcp_server").info("serving %s (clock %s)", ctx.data_dir, ctx.clock.spec())
