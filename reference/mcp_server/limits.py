@@ -19,7 +19,7 @@ from reference.mcp_server.server_clock import MAX_TS as SERVER_MAX_TS
 
 MAX_NAME = 512              # any string argument not in ARGUMENTS: ids, keys, slugs, tags, paths, globs
 MAX_QUERY = 10_000          # search queries
-MAX_TEXT = 32_768           # text stored as one memory (knowledge extraction grows faster than linear)
+MAX_TEXT = 16_384           # text stored as one memory (knowledge extraction grows faster than linear)
 MAX_DESCRIPTION = 4_096
 MAX_LIST = 1_000            # any list argument not in ARGUMENTS
 MAX_JSON = 65_536           # nested JSON (payload, metadata): characters of strings + 1 per value
