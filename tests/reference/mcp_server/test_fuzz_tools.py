@@ -124,6 +124,7 @@ def test_a_stdio_server_survives_hostile_calls(tmp_path):
     assert anyio.run(session) == ["still here"]
 
 
+@pytest.mark.filterwarnings("ignore::hypothesis.errors.HypothesisWarning")  # the 100 kB example's repr
 def test_the_strategies_draw_broken_and_fitting_calls():
     """The fuzzer is not vacuous: it draws both valid calls and each kind of broken one."""
     from hypothesis import find
