@@ -60,6 +60,8 @@ ESCAPES = [
     ("jit_index_directory", {"path": ".."}),
     ("jit_index_directory", {"path": "~"}),
     ("jit_index_directory", {"path": "dir_link"}),
+    ("jit_index_directory", {"path": "file_link.py"}),
+    ("jit_index_directory", {"path": "src", "glob": "../../outside/*.py"}),
     ("jit_index_directory", {"path": ".", "glob": "../outside/*.py"}),
     ("jit_index_directory", {"path": ".", "glob": "/etc/*"}),
     ("jit_index_directory", {"path": ".", "glob": "~/*.py"}),
@@ -136,6 +138,23 @@ def test_snapshots_are_written_by_name_under_the_data_folder_only(world, tmp_pat
     text = mcp.error("snapshot_get_node", name="evil", id="file:a.py")     # read through it: refused too
     assert "outside the data folder" in text
     assert mcp.call("graph_export_snapshot", name="good")["nodes"] == 1
+
+
+@pytest.mark.parametrize("tool", ["snapshot_get_node", "snapshot_get_out", "snapshot_get_in"])
+@pytest.mark.parametrize("name", ["../graph/data", "/etc/passwd", "~/x", "a/../../b"])
+def test_snapshot_reads_take_names_not_paths(world, tool, name):
+    _, mcp, _, _ = world
+    key = {"snapshot_get_node": "id", "snapshot_get_out": "src", "snapshot_get_in": "dst"}[tool]
+    text = mcp.error(tool, name=name, **{key: "file:a.py"})
+    assert "argument 'name'" in text and "is not a name" in text, text
+
+
+def test_pattern_set_ids_cannot_name_a_path(world):
+    ctx, mcp, _, outside = world
+    for bad in ("pat:../../outside/x", "pat:/etc/x", "../x"):
+        assert "pattern_set_id" in mcp.error("pattern_load", pattern_set_id=bad, patterns=["abc"])
+    assert sorted(p.name for p in (ctx.data_dir / "pattern_sets").glob("*")) == []
+    assert list(outside.glob("*.json")) == []
 
 
 def test_a_symlinked_snapshot_folder_is_refused(world):
