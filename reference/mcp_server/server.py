@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from reference.errors import StoreError
 from reference.mcp_server.context import ServerConfig, ServerContext
-from reference.mcp_server.error_text import clip, validation_text
+from reference.mcp_server.error_text import MAX_ERROR_CHARS, clip, validation_text
 from reference.mcp_server.limits import MAX_TOOL_NAME, check_call
 from reference.mcp_server.registry import ArgumentError, ToolRegistry
 from reference.mcp_server.tools import TOOL_MODULES
@@ -60,7 +60,7 @@ class BoundedServer(MCPServer):
                 text = f"Unknown tool: {label}"
             else:
                 text = str(exc)
-            if text == str(exc) and len(text) <= 1_000:
+            if text == str(exc) and len(text) <= MAX_ERROR_CHARS:
                 raise
             raise type(exc)(clip(text)) from cause
 
