@@ -26,6 +26,7 @@ MAX_JSON = 65_536           # nested JSON (payload, metadata): characters of str
 MAX_DEPTH = 16              # nesting of arrays and objects
 MAX_FILE_TEXT = 2_000_000   # one file's text in project_index_snapshot(files)
 MAX_SNAPSHOT = 16_000_000   # all of project_index_snapshot(files), and the size of its `path` file
+MAX_SNAPSHOT_FILES = 10_000  # records in project_index_snapshot(files)
 MAX_TOOL_NAME = 128
 MIN_INT, MAX_INT = -(1 << 63), (1 << 64) - 1   # u64 key hashes are the largest integers a tool takes
 MAX_OFFSET = 1_000_000_000
@@ -43,6 +44,7 @@ class Limit:
     size: int
     item: int = MAX_NAME
     what: str = ""
+    items: int | None = None   # "json" given as a list: at most this many items
 
 
 TEXT = Limit("str", MAX_TEXT, what="stored text")
@@ -57,7 +59,8 @@ ARGUMENTS: dict[str, Limit] = {
     "symbol_keys": Limit("list", 1_000, what="symbol keys"),
     "live_branches": Limit("list", 10_000, what="branches"),
     "project_record_commit.files": Limit("list", 10_000, what="changed files"),
-    "project_index_snapshot.files": Limit("json", MAX_SNAPSHOT, item=MAX_FILE_TEXT, what="snapshot files"),
+    "project_index_snapshot.files": Limit("json", MAX_SNAPSHOT, item=MAX_FILE_TEXT, what="snapshot files",
+                                          items=MAX_SNAPSHOT_FILES),
     "payload": Limit("json", MAX_JSON, what="JSON payload"),
     "metadata": Limit("json", MAX_JSON, what="metadata"),
     "where_metadata": Limit("json", MAX_JSON, what="metadata filter"),
@@ -104,6 +107,8 @@ def check_argument(tool: str, name: str, value: Any) -> None:
         for i, item in enumerate(value):
             _walk(name, f"{name}[{i}]", item, lim.item, budget, 1, lim.what)
         return
+    if lim.items is not None and isinstance(value, list) and len(value) > lim.items:
+        raise ArgumentError(name, f"{len(value):,} items; the limit for {lim.what} is {lim.items:,}")
     _walk(name, name, value, lim.item, [lim.size], 0, lim.what)
 
 

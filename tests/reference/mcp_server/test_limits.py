@@ -30,6 +30,8 @@ OVERSIZED = [
     ("pattern_load", {"pattern_set_id": "pat:big", "patterns": ["a"] * 100_000}, "patterns"),
     ("project_gc", {"live_branches": ["b"] * 100_000}, "live_branches"),
     ("jit_index_file", {"path": BIG}, "path"),
+    ("project_index_snapshot", {"files": [{"path": "a.py", "text": ""}] * 20_000}, "files"),
+    ("project_index_snapshot", {"files": [{"path": "a.py", "text": "x" * 3_000_000}]}, "files"),
     ("policy_put", {"scope": "repo", "namespace": "decision", "key": "k", "payload": BIG}, "payload"),
 ]
 
