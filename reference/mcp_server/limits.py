@@ -71,10 +71,6 @@ DEFAULTS = {"str": Limit("str", MAX_NAME, what="string argument"), "list": Limit
             "json": Limit("json", MAX_JSON, what="JSON argument")}
 
 
-class _TooBig(Exception):
-    pass
-
-
 def limit_for(tool: str, argument: str, value: Any) -> Limit:
     """The limit that applies to `argument` of `tool` given the JSON kind of `value`."""
     found = ARGUMENTS.get(f"{tool}.{argument}") or ARGUMENTS.get(argument)
@@ -116,28 +112,28 @@ def _walk(name: str, where: str, value: Any, max_str: int, budget: list[int], de
           what: str = "JSON argument") -> None:
     """Charge `value` to `budget[0]`; raise on a string over `max_str`, depth, a bad number, or no budget."""
     if depth > MAX_DEPTH:
-        raise ArgumentError(name, f"nested deeper than the limit of {MAX_DEPTH} levels at {where[:120]}")
+        raise ArgumentError(name, f"nested deeper than the limit of {MAX_DEPTH} levels at {where[:80]}")
     budget[0] -= 1
     if isinstance(value, str):
         if len(value) > max_str:
-            raise ArgumentError(name, f"{where} has {len(value):,} characters; the limit is {max_str:,}")
+            raise ArgumentError(name, f"{where[:80]} has {len(value):,} characters; the limit is {max_str:,}")
         budget[0] -= len(value)
     elif isinstance(value, bool) or value is None:
         pass
     elif isinstance(value, int):
         if not MIN_INT <= value <= MAX_INT:
-            raise ArgumentError(name, f"{where} is an integer of {value.bit_length()} bits; the limit is 64")
+            raise ArgumentError(name, f"{where[:80]} is an integer of {value.bit_length()} bits; the limit is 64")
     elif isinstance(value, float):
         if not math.isfinite(value):
-            raise ArgumentError(name, f"{where} is not a finite number")
+            raise ArgumentError(name, f"{where[:80]} is not a finite number")
     elif isinstance(value, list):
         if len(value) > budget[0]:
-            raise ArgumentError(name, f"{where} has {len(value):,} items; the limit for {what} is {MAX_JSON:,}")
+            raise ArgumentError(name, f"{where[:80]} has {len(value):,} items, more than the limit for {what} allows")
         for i, item in enumerate(value):
             _walk(name, f"{where}[{i}]", item, max_str, budget, depth + 1, what)
     elif isinstance(value, dict):
         if len(value) > budget[0]:
-            raise ArgumentError(name, f"{where} has {len(value):,} keys; the limit for {what} is {MAX_JSON:,}")
+            raise ArgumentError(name, f"{where[:80]} has {len(value):,} keys, more than the limit for {what} allows")
         for key, item in value.items():
             _walk(name, f"{where} key", key, MAX_NAME, budget, depth + 1, what)
             _walk(name, f"{where}.{str(key)[:40]}", item, max_str, budget, depth + 1, what)
