@@ -16,6 +16,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+from reference.clock import MAX_TS
 from reference.graph import keyspace as ks
 from reference.graph import revlog
 from reference.graph.adjacency import ENTRY_SIZE, TOMBSTONE, AdjList, CompactionPolicy, merge_entries
@@ -28,7 +29,6 @@ from reference.graph.view import GraphView, encode_head
 from reference.keys import parse_key
 
 log = logging.getLogger("reference.graph")
-MAX_TS = 253_402_300_799.0   # the end of year 9999
 
 
 def _opt_str(value: object, what: str) -> str | None:

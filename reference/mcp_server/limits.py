@@ -14,8 +14,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from reference.clock import MAX_TS as CLOCK_MAX_TS
 from reference.mcp_server.registry import ArgumentError
-from reference.mcp_server.server_clock import MAX_TS as SERVER_MAX_TS
 
 MAX_NAME = 512              # any string argument not in ARGUMENTS: ids, keys, slugs, tags, paths, globs
 MAX_QUERY = 10_000          # search queries
@@ -30,7 +30,7 @@ MAX_SNAPSHOT_FILES = 10_000  # records in project_index_snapshot(files)
 MAX_TOOL_NAME = 128
 MIN_INT, MAX_INT = -(1 << 63), (1 << 64) - 1   # u64 key hashes are the largest integers a tool takes
 MAX_OFFSET = 1_000_000_000
-MIN_TS, MAX_TS = 0.0, SERVER_MAX_TS            # Unix seconds: 1970 to the end of year 9999
+MIN_TS, MAX_TS = 0.0, CLOCK_MAX_TS             # Unix seconds: 1970 to the end of year 9999
 FUTURE_WINDOW_S = 86_400.0                     # a graph write may be stamped at most a day ahead of the clock
 MAX_REV = (1 << 32) - 1
 

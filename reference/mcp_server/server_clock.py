@@ -10,9 +10,7 @@ from __future__ import annotations
 import math
 import threading
 
-from reference.clock import LogicalClock, SystemClock
-
-MAX_TS = 253_402_300_799.0   # the end of year 9999, as `limits.MAX_TS` (kept here: the CLI imports this module)
+from reference.clock import MAX_TS, LogicalClock, SystemClock
 
 
 class ClockSpecError(ValueError):
