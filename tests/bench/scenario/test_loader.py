@@ -55,6 +55,23 @@ def test_bad_json_and_header(tmp_path):
     assert "no such scenario file" in error_of(tmp_path / "missing.jsonl")
 
 
+def test_a_non_utf8_or_binary_file_names_the_file_line_and_byte(tmp_path):
+    p = tmp_path / "t.jsonl"
+    p.write_bytes(json.dumps(HEADER).encode() + b"\n" + b'{"tool": "memory_get", "args": {"memory_id": "caf\xe9"}}\n')
+    assert error_of(p) == f"{p}:2: not UTF-8 (byte 0xe9 at column 50); scenario files are UTF-8 JSON lines"
+    p.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\xff\xd8")
+    assert error_of(p).startswith(f"{p}:1: not UTF-8 (byte 0x89 at column 1)")
+    q = tmp_path / "qrels.tsv"
+    q.write_bytes(b"query_id\titem_id\tgrade\nq1\tm\xff\t1\n")
+    with pytest.raises(ScenarioError, match=r"qrels.tsv:2: not UTF-8 \(byte 0xff at column 5\)"):
+        load_qrels(q)
+
+
+def test_a_huge_unknown_name_is_not_echoed(tmp_path):
+    text = error_of(write(tmp_path, HEADER, {"tool": "x" * 1_000_000}))
+    assert ":2: tool: unknown tool 'xxxx" in text and len(text) < 2_000
+
+
 def test_duplicate_alias(tmp_path):
     step = {"tool": "memory_write_structured", "args": {"text": "x"}, "as": "m"}
     assert ":3: as: alias 'm' is already bound" in error_of(write(tmp_path, HEADER, step, step))
