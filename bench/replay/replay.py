@@ -70,7 +70,9 @@ def _raised(ctx: ReplayContext, scenario: Scenario, step: Step, sink: TelemetryS
         checks = evaluate_error(step.expect, str(exc)) or []
     else:
         why = f"raised {message}" if not expected else f"expected a refusal, got {message}"
-        names = _check_names(step.expect) or ["raised"]  # a step with no check still fails one
+        # a step with neither a check nor a ranked query (a write, a directive) still fails one
+        ranked_query = step.expect is not None and step.expect.relevant is not None
+        names = _check_names(step.expect) or ([] if ranked_query else ["raised"])
         checks = [CheckResult(name, False, why) for name in names]
     status = "ok" if checks and all(c.passed for c in checks) else ("failed" if refused else "error")
     result.steps.append(StepRecord(step.line, step.name, step.kind, status, latency, message, checks))

@@ -10,6 +10,8 @@ from bench.replay.results import ScenarioResult
 from bench.report.repetitions import latency_samples
 from bench.scenario.model import Header
 
+_STATUSES = ("ok", "failed", "error", "unsupported")
+
 
 def _mean_metrics(queries: list[Any]) -> dict[str, float]:
     """Mean of each metric over the queries that report it (queries may use different cut-offs k)."""
@@ -83,8 +85,8 @@ def summarise(result: ScenarioResult, header: Header, events: list[dict[str, Any
         by_cat[q.category or "all"].append(q)
     summary: dict[str, Any] = {
         "description": header.description,
-        "steps": {"total": len(tools), **{k: status.get(k, 0) for k in ("ok", "failed", "error", "unsupported")}},
-        "directives": {"total": len(directives), "error": sum(s.status == "error" for s in directives)},
+        "steps": {"total": len(tools), **{k: status.get(k, 0) for k in _STATUSES}},
+        "directives": {"total": len(directives), **{k: sum(s.status == k for s in directives) for k in _STATUSES}},
         "census": dict(result.census),
         "quality": {**_mean_metrics(result.queries), "queries": len(result.queries),
                     "unsupported_queries": sum(q.unsupported for q in result.queries)} if result.queries else {},

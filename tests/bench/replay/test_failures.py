@@ -112,5 +112,5 @@ def test_an_alias_unbound_at_run_time_fails_its_checks(tmp_path):
 def test_directives_count_neither_in_coverage_nor_in_latency(tmp_path):
     clock = {"directive": "advance_clock", "seconds": 1}
     _, s = run(tmp_path, WRITE, clock, clock, clock, GET)
-    assert s["steps"]["total"] == 2 and s["directives"] == {"total": 3, "error": 0}
+    assert s["steps"]["total"] == 2 and s["directives"] == {"total": 3, "ok": 3, "failed": 0, "error": 0, "unsupported": 0}
     assert "advance_clock" not in s["latency_ms"] and s["latency_ms"]["all"]["n"] == 2
