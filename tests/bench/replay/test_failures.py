@@ -114,3 +114,13 @@ def test_directives_count_neither_in_coverage_nor_in_latency(tmp_path):
     _, s = run(tmp_path, WRITE, clock, clock, clock, GET)
     assert s["steps"]["total"] == 2 and s["directives"] == {"total": 3, "ok": 3, "failed": 0, "error": 0, "unsupported": 0}
     assert "advance_clock" not in s["latency_ms"] and s["latency_ms"]["all"]["n"] == 2
+
+
+def test_an_upper_bound_target_is_not_met_when_its_operations_never_ran(tmp_path):
+    target = {"metric": "check_rate", "op": "<=", "value": 1.0, "needs": ["memory_search_structured"]}
+    header = {**HEADER, "targets": [target]}
+    _, idle = run(tmp_path / "idle", WRITE, GET, header=header)
+    assert idle["targets"][0] == {"metric": "check_rate", "op": "<=", "target": 1.0, "source": "", "value": 1.0,
+                                  "met": False, "needs": ["memory_search_structured"], "needs_ran": 0}
+    _, busy = run(tmp_path / "busy", WRITE, GET, SEARCH, header=header)
+    assert busy["targets"][0]["met"] is True and busy["targets"][0]["needs_ran"] == 1
