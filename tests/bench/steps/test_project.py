@@ -80,6 +80,8 @@ def test_reference_replays_the_project_steps(tmp_path):
     assert s["metrics"]["storage_bytes_per_1000_commits"] > 0
     assert all(t["met"] for t in s["targets"])
     assert s["quality"]["recall@10"] == 1.0
+    # the census reads back c1, c2, j1; f1 and p1 were deleted by the GC of feature-fts, not lost
+    assert s["census"] == {"acknowledged": 3, "verified": 3, "lost": 0, "unverifiable": 0}
 
 
 def test_backend_without_the_capability_reports_every_project_step_unsupported(tmp_path):
