@@ -19,7 +19,6 @@ from bench.steps import STEPS
 Progress = Callable[[int, int], None]
 
 
-
 def _emit(sink: TelemetrySink, ctx: ReplayContext, scenario: Scenario, step: Step, op: str,
           latency_ms: float | None, memory_id: str | None, status: str) -> None:
     sink.emit(TelemetryEvent(
@@ -122,6 +121,18 @@ def _run_step(ctx: ReplayContext, scenario: Scenario, step: Step, sink: Telemetr
     _emit(sink, ctx, scenario, step, spec.op, latency, outcome.created_id, status)
 
 
+def _take_census(census: Census, backend: Backend, scenario: Scenario, result: ScenarioResult) -> None:
+    """Read every acknowledged write back; record the counts and a `harness` step with the census checks."""
+    census.verify(backend)
+    result.census = census.counts()
+    end = scenario.steps[-1].line + 1 if scenario.steps else 2
+    lost = census.lost
+    message = f"{len(lost)} acknowledged writes lost, first at line {lost[0].line}" if lost else ""
+    result.steps.append(StepRecord(end, "census", "harness", "failed" if lost else "ok", None, message,
+                                   census.checks()))
+    result.lost_writes = [{"line": w.line, "step": w.step} for w in lost]
+
+
 def replay(scenario: Scenario, backend: Backend, workdir: Path, sink: TelemetrySink,
            progress: Progress | None = None) -> ScenarioResult:
     """Open `backend` in a fresh `workdir`, replay every step, close it; return the records.
@@ -140,14 +151,7 @@ def replay(scenario: Scenario, backend: Backend, workdir: Path, sink: TelemetryS
             _run_step(ctx, scenario, step, sink, result)
             if progress is not None:
                 progress(i, len(scenario.steps))
-        census.verify(backend)
-        result.census = census.counts()
-        end = scenario.steps[-1].line + 1 if scenario.steps else 2
-        lost = census.lost
-        message = f"{len(lost)} acknowledged writes lost, first at line {lost[0].line}" if lost else ""
-        result.steps.append(StepRecord(end, "census", "harness", "failed" if lost else "ok", None, message,
-                                       census.checks()))
-        result.lost_writes = [{"line": w.line, "step": w.step} for w in lost]
+        _take_census(census, backend, scenario, result)
         result.extra_metrics.update(ctx.state.get("metrics", {}))
         result.extra_metrics.update(pair_metrics(ctx.state.get("pair_counts", {})))
         result.storage_bytes = backend.storage_bytes()
