@@ -70,3 +70,10 @@ def test_a_write_the_backend_cannot_read_back_is_unverifiable_not_passed(tmp_pat
         unregister_backend(NoGet.name)
     assert s["census"] == {"acknowledged": 1, "verified": 0, "lost": 0, "unverifiable": 1}
     assert s["checks"]["total"] == 0 and "census.intact" not in s["metrics"]
+
+
+def test_lost_writes_show_in_the_report_table(tmp_path):
+    from bench.report.report import problem_count
+    s = {"steps": {"error": 1, "failed": 2}, "directives": {"error": 0, "failed": 1}, "census": {"lost": 3}}
+    assert problem_count(s) == 7
+    assert problem_count({"steps": {"error": 0, "failed": 0}}) == 0  # a version 1 report
