@@ -20,9 +20,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--alpha", type=float, default=0.05, help="significance level after Holm (default: 0.05)")
     p.add_argument("--latency", action="append", default=None, metavar="SPEC",
                    help="latency threshold [GROUP.]STAT:REL%%[:ABS], repeatable or comma-separated, "
-                        "e.g. steps.p10:100%%:2ms or queries.p50:10%%:2ms; 'off' disables latency gating "
-                        "(default: steps.p10:100%%:2ms, each step type; latency is gated only between "
-                        "reports made on the same machine)")
+                        "e.g. reads.p10:100%%:2ms or queries.p50:10%%:2ms; 'off' disables latency gating "
+                        "(default: reads.p10:100%%:2ms, writes.p10:300%%:10ms, each step type on its own; "
+                        "latency is gated only between reports made on the same machine)")
     p.add_argument("--metrics", default=None,
                    help="comma-separated quality metrics to gate (default: every one in the report)")
     p.add_argument("--seed", type=int, default=0, help="seed of the randomisation test (default: 0)")

@@ -93,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--latency", action="append", default=None, metavar="SPEC",
                    help="latency thresholds to calibrate, as for `gate` (default: the gate's default)")
     p.add_argument("--out", type=Path, default=Path("reports/latest/calibrate"), help="output folder")
+    p.add_argument("--reuse", action="store_true",
+                   help="gate the runs already in --out (e.g. with other --latency thresholds) instead of running")
     args = p.parse_args(argv)
     if args.runs < 2:
         p.error("--runs must be at least 2 (a pair of unchanged runs)")
@@ -101,7 +103,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"calibrating the latency gate ({', '.join(map(str, options.latency))}) on {os.cpu_count()} CPUs, "
           f"load average {_load()}: {args.runs} unchanged and {args.runs} delayed (+{args.delay_ms:g} ms per "
           f"search: {', '.join(SEARCH_METHODS)}) runs of {len(scenarios)} scenarios, --repeat {args.repeat}")
-    unchanged, delayed, timeline = run_interleaved(scenarios, args.out, args.runs, args.repeat, args.delay_ms)
+    if args.reuse:
+        unchanged = [args.out / f"unchanged-{i + 1}" for i in range(args.runs)]
+        delayed = [args.out / f"delayed-{i + 1}" for i in range(args.runs)]
+        timeline = json.loads((args.out / "calibration.json").read_text())["timeline"] \
+            if (args.out / "calibration.json").exists() else []
+    else:
+        unchanged, delayed, timeline = run_interleaved(scenarios, args.out, args.runs, args.repeat, args.delay_ms)
     result = {"runs": args.runs, "repeat": args.repeat, "delay_ms": args.delay_ms,
               "scenarios": [s.name for s in scenarios], "latency": [str(s) for s in options.latency],
               "timeline": timeline, **calibrate(unchanged, delayed, options)}

@@ -1,8 +1,9 @@
 """Latency side of the gate: one quantile per step type, two thresholds, and a test of that quantile.
 
 For each spec and each latency group it names (with group `steps`: every tool step type
-of every scenario, directives excluded), the quantile of the per-step samples of all
-repetitions (`latency_samples_ms`) is compared. A group regresses when the report's
+of every scenario, directives excluded, each on its own), the quantile of the per-step samples of all
+repetitions (`latency_samples_ms`) is compared (groups `reads` and `writes` hold the
+tool step types of those telemetry ops). A group regresses when the report's
 quantile exceeds the baseline's by more than the spec's relative AND absolute
 thresholds, AND a one-sided quantile test (Fisher's exact test on a split at the pooled
 quantile) says the report is slower there, Holm-corrected over every group gated in the
@@ -17,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from bench.gate.finding import Finding, fmt_p
-from bench.gate.latency_spec import STEPS_GROUP, LatencySpec
+from bench.gate.latency_spec import STEP_GROUPS, LatencySpec
 from bench.stats import holm, quantile_test
 from bench.steps import STEPS
 
@@ -30,9 +31,11 @@ def repetitions(s: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _groups(spec: LatencySpec, base: dict[str, list[float]], cur: dict[str, list[float]]) -> list[str]:
-    if spec.group != STEPS_GROUP:
+    if spec.group not in STEP_GROUPS:
         return [spec.group]
-    return sorted(g for g in base.keys() & cur.keys() if g in STEPS and STEPS[g].kind == "tool")
+    ops = STEP_GROUPS[spec.group]
+    return sorted(g for g in base.keys() & cur.keys()
+                  if g in STEPS and STEPS[g].kind == "tool" and (ops is None or STEPS[g].op in ops))
 
 
 @dataclass

@@ -128,14 +128,19 @@ def test_large_quantile_move_the_test_does_not_confirm_passes():
 
 def test_default_gates_each_tool_step_type_on_its_p10_but_not_directives():
     fast = {"memory_search_structured": [1.0 + i / 100 for i in range(30)], "memory_get": [0.2] * 30,
-            "advance_clock": [0.01] * 30}
+            "memory_write_structured": [2.0 + i / 100 for i in range(30)], "advance_clock": [0.01] * 30}
     slow = {**fast, "memory_search_structured": [x + 5 for x in fast["memory_search_structured"]],
+            "memory_write_structured": [x + 5 for x in fast["memory_write_structured"]],  # writes: 300 % and 10 ms
             "advance_clock": [9.0] * 30}
     r = run_gate(report(demo=section(BASE, samples=slow)), report(demo=section(BASE, samples=fast)))
     assert r.exit_code == 1
     assert [f.metric for f in r.regressions] == ["latency.memory_search_structured.p10"]
     gated = {f.metric for f in r.findings if f.metric.startswith("latency.") and f.kind != "note"}
-    assert gated == {"latency.memory_search_structured.p10", "latency.memory_get.p10"}
+    assert gated == {"latency.memory_search_structured.p10", "latency.memory_get.p10",
+                     "latency.memory_write_structured.p10"}
+    much_slower = {**fast, "memory_write_structured": [x + 20 for x in fast["memory_write_structured"]]}
+    r = run_gate(report(demo=section(BASE, samples=much_slower)), report(demo=section(BASE, samples=fast)))
+    assert [f.metric for f in r.regressions] == ["latency.memory_write_structured.p10"]
 
 
 def test_holm_runs_over_every_step_type_of_every_scenario():
@@ -217,7 +222,8 @@ def test_parse_latency_syntax():
     assert parse_latency(["p50:5%:500us,p99:20%:3"]) == (LatencySpec("all", "p50", 0.05, 0.5),
                                                           LatencySpec("all", "p99", 0.20, 3.0))
     assert parse_latency(["p95:10%", "p95:30%"]) == (LatencySpec("all", "p95", 0.30, 0.0),)
-    assert parse_latency(["steps.p10:100%:2ms"]) == (LatencySpec("steps", "p10", 1.0, 2.0),) == DEFAULT_LATENCY
+    assert parse_latency(["reads.p10:100%:2ms,writes.p10:300%:10ms"]) == (
+        LatencySpec("reads", "p10", 1.0, 2.0), LatencySpec("writes", "p10", 3.0, 10.0)) == DEFAULT_LATENCY
     for bad, msg in [("p95", "expected"), ("p42:10%", "not one of"), ("mean:10%", "not one of"), ("p95:10", "expected"),
                      ("off,p95:10%", "cannot be combined")]:
         with pytest.raises(ValueError, match=msg):
