@@ -54,6 +54,10 @@ def to_table(comparison: dict[str, Any]) -> str:
     for name, sc in comparison["scenarios"].items():
         out += ["", f"== {name} ({sc['queries']} queries)",
                 rows_frame(_scenario_rows(sc), backends).to_string(index=False)]
+        excluded = sc.get("latency_steps", {}).get("excluded", {})
+        if excluded:
+            out.append(f"latency leaves out {len(excluded)} step type(s) not run by every backend alike: "
+                       f"{', '.join(list(excluded)[:5])}{' ...' if len(excluded) > 5 else ''}")
     return "\n".join(out)
 
 

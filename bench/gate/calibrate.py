@@ -65,7 +65,7 @@ def run_interleaved(scenarios: list[Scenario], out: Path, runs: int, repeat: int
 
 def _gate(report: Path, baseline: Path, options: GateOptions) -> dict[str, Any]:
     result = run_gate(Report.load(report), Report.load(baseline), options)
-    regs = [f for f in result.regressions]
+    regs = result.regressions
     on_search = [f for f in regs if f.metric.startswith("latency.") and f.metric.split(".")[1] in SEARCH_STEPS]
     return {"report": report.name, "baseline": baseline.name, "exit_code": result.exit_code,
             "regressions": [f.line() for f in regs], "search_regressions": len(on_search),
