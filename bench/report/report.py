@@ -7,33 +7,16 @@ is `report.md`; `save(dir)` writes both files.
 from __future__ import annotations
 
 import json
-import platform
-import sys
 from dataclasses import dataclass, field
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from bench.report.fingerprint import environment
 from bench.report.score import compute_score
 
 REPORT_SCHEMA_VERSION = 1
-_PACKAGES = ("codemem-bench", "numpy", "scikit-learn", "hyperscan", "lmdb", "mcp")
-
-
-def _versions() -> dict[str, str]:
-    out = {}
-    for p in _PACKAGES:
-        try:
-            out[p] = version(p)
-        except PackageNotFoundError:
-            out[p] = "absent"
-    return out
-
-
-def environment() -> dict[str, Any]:
-    return {"python": sys.version.split()[0], "platform": platform.platform(), "packages": _versions()}
 
 
 @dataclass
