@@ -150,6 +150,8 @@ def significant_losses(comparison: dict[str, Any]) -> dict[str, list[str]]:
     for name, sc in comparison["scenarios"].items():
         for row in sc["quality"]:
             for b, t in row["vs_reference"].items():
+                if t.get("diff") is None:   # the backend ran none of the queries: shown as coverage
+                    continue
                 worse = t["diff"] < 0 if row["direction"] == "higher" else t["diff"] > 0
                 if t.get("significant") and worse:
                     out[b].append(f"{name} {row['metric']}")
