@@ -7,7 +7,8 @@
 
 `for_store` creates the store's single layer (kept in
 `store.extensions["knowledge"]`), makes sure the seed 001 tables exist,
-backfills memories written before the layer existed (oldest first) and
+runs one bounded step of the backfill of memories written while no layer was
+attached (see `backfill.py`: incremental, resumable, never unbounded on open) and
 registers a write listener (entities, mentions, temporal data, relationships
 of every new memory, in one transaction) and a delete listener (drops what
 was derived from the memory). Every time comes from `store.clock`.
@@ -21,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from reference.knowledge import backfill as bf
 from reference.knowledge import entity_table, relationship_table, temporal_table
 from reference.knowledge.dates import parse_time_arg
 from reference.knowledge.decay import DAY
@@ -49,6 +51,7 @@ class KnowledgeLayer:
         self.extractor = EntityExtractor(gazetteer)
         self.builder = RelationshipBuilder(self._similar, self._cosines)
         self._last_refresh: float | None = None
+        self._backlog = True   # until a backfill step finds nothing more to do
 
     @classmethod
     def for_store(cls, store: Any, *, gazetteer: Mapping[str, Iterable[str]] | None = None) -> "KnowledgeLayer":
@@ -62,7 +65,7 @@ class KnowledgeLayer:
                 return layer
             layer = cls(store, gazetteer)
             ensure_schema(store.tracker)
-            layer.backfill()
+            layer.backfill(limit=bf.PER_OPEN)
             store.extensions[EXTENSION_KEY] = layer
             store.add_write_listener(layer.ingest)
             store.add_delete_listener(layer.forget)
@@ -70,7 +73,16 @@ class KnowledgeLayer:
 
     # -- write path ----------------------------------------------------------------
     def ingest(self, entry: MemoryEntry, eligible: Callable[[str], bool] | None = None) -> list[Relationship]:
-        """Entities, mentions, temporal data and relationships of one memory (idempotent per id)."""
+        """Entities, mentions, temporal data and relationships of one memory (idempotent per id).
+
+        A live write (no `eligible`) also runs a small backfill step while a backlog remains."""
+        rels = self._ingest(entry, eligible)
+        if eligible is None and self._backlog:
+            self.backfill(limit=bf.PER_WRITE, scan_cap=bf.PAGE // 4)
+        return rels
+
+    def _ingest(self, entry: MemoryEntry, eligible: Callable[[str], bool] | None,
+                cursor: bf.Cursor | None = None) -> list[Relationship]:
         mentions = self.extractor.extract(entry.text, entry.created_at, entry.metadata)
         doc_date, source = extract_document_date(entry.text, entry.metadata, entry.created_at)
         now = to_text(self.store.clock.now())
@@ -81,6 +93,8 @@ class KnowledgeLayer:
             rels = self.builder.build(conn, entry, eligible or (lambda _id: True), now)
             for rel in rels:
                 relationship_table.insert(conn, rel)
+            if cursor is not None:
+                bf.write_cursor(conn, cursor)
         return rels
 
     def forget(self, memory_id: str) -> None:
@@ -94,16 +108,34 @@ class KnowledgeLayer:
         relationship_table.delete_document(conn, memory_id)
         temporal_table.delete_document(conn, memory_id)
 
-    def backfill(self) -> int:
-        """Ingest memories that have no temporal row yet, oldest first, each linked only to earlier ones."""
-        known = temporal_table.known_ids(self.store.tracker.conn())
-        done = set(known)
-        count = 0
-        for entry in self.store.iter_memories():
-            if entry.id not in known:
-                self.ingest(entry, eligible=done.__contains__)
-                count += 1
-            done.add(entry.id)
+    def backfill(self, limit: int | None = None, scan_cap: int = bf.SCAN_CAP) -> int:
+        """Ingest memories not yet ingested, oldest first from the persisted cursor; returns how many.
+
+        Each is linked only to memories before it. `limit` bounds the memories ingested and
+        `scan_cap` the rows examined in this call (both: bounded work); `limit=None` runs to the
+        end. The cursor moves with every ingest (same transaction), so an interrupted backfill
+        resumes where it stopped.
+        """
+        conn = self.store.tracker.conn()
+        cursor = bf.read_cursor(conn)
+        count, moved, finished = 0, cursor, True
+        for key, key_hash, done in bf.pending(conn, cursor, scan_cap if limit is not None else 1 << 62):
+            if not done:
+                if limit is not None and count >= limit:
+                    finished = False
+                    break
+                entry = self.store.tracker.get_memory_by_key(key_hash)
+                if entry is not None:
+                    self._ingest(entry, bf.earlier_than(conn, key), cursor=key)
+                    count += 1
+            moved = key
+        else:
+            finished = limit is None or not _capped(moved, cursor, conn, scan_cap)
+        if moved is not None and moved != cursor:
+            with self.store.tracker.tx() as tx:
+                if (bf.read_cursor(tx) or moved) <= moved:
+                    bf.write_cursor(tx, moved)
+        self._backlog = not finished
         return count
 
     def learn(self, pattern: str, concepts: list[str] | None = None, source: str | None = None) -> MemoryEntry:
@@ -209,7 +241,8 @@ class KnowledgeLayer:
         """The `k` eligible memories nearest to `entry` by the store's vectors (itself excluded).
 
         Live writes find every other memory eligible; a backfill only the ones
-        before it, so when the first `k + 1` neighbours hold too few, all are ranked.
+        before it, so when the first `k + 1` neighbours hold too few the window
+        widens (x4 a step) up to `MAX_NEIGHBOUR_WINDOW`, never to the whole store.
         """
         vec = self.store.vectors.get(entry.key_hash)
         if vec is None:
@@ -221,11 +254,18 @@ class KnowledgeLayer:
             entries = self.store.tracker.memories.get_many(conn, [h for h, _ in pairs])
             out = [(entries[h], s) for h, s in pairs
                    if h in entries and h != entry.key_hash and eligible(entries[h].id)]
-            if len(out) >= k or len(pairs) < want:
+            if len(out) >= k or len(pairs) < want or want >= bf.MAX_NEIGHBOUR_WINDOW:
                 break
-            want = max(len(self.store.vectors), want + 1)
+            want = min(want * 4, bf.MAX_NEIGHBOUR_WINDOW)
         out.sort(key=lambda es: (-es[1], es[0].id))
         return out[:k]
+
+
+def _capped(moved: Any, start: Any, conn: Any, scan_cap: int) -> bool:
+    """True when a backfill step stopped at its scan cap with rows left after `moved`."""
+    return moved is not None and moved != start and bool(
+        conn.execute("SELECT 1 FROM memories WHERE created_at > ? OR (created_at = ? AND id > ?) LIMIT 1",
+                     (moved[0], moved[0], moved[1])).fetchone())
 
 
 def _limit(limit: Any) -> int:
