@@ -78,7 +78,7 @@ class KnowledgeLayer:
         A live write (no `eligible`) also runs a small backfill step while a backlog remains."""
         rels = self._ingest(entry, eligible)
         if eligible is None and self._backlog:
-            self.backfill(limit=bf.PER_WRITE, scan_cap=bf.PAGE // 4)
+            self.backfill(limit=bf.PER_WRITE, scan_cap=bf.PAGE)
         return rels
 
     def _ingest(self, entry: MemoryEntry, eligible: Callable[[str], bool] | None,
