@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -37,6 +37,7 @@ from reference.knowledge.timefmt import to_text
 from reference.memories import check_memory_id
 from reference.memory_record import MemoryEntry
 from reference.tracker import MemoryFilter
+from reference.tracker.codec import from_db, to_db
 from reference.vector_search import KIND_TAGS
 
 EXTENSION_KEY = "knowledge"
@@ -91,8 +92,7 @@ class KnowledgeLayer:
             entity_table.add_mentions(conn, entry.id, entry.text, mentions, now)
             temporal_table.insert(conn, entry.id, doc_date, entry.created_at, source, _importance(entry.metadata))
             rels = self.builder.build(conn, entry, eligible or (lambda _id: True), now)
-            for rel in rels:
-                relationship_table.insert(conn, rel)
+            relationship_table.insert_many(conn, rels)
             if cursor is not None:
                 bf.write_cursor(conn, cursor)
         return rels
@@ -237,7 +237,7 @@ class KnowledgeLayer:
         sims = self.store.vectors.scores(vec, [self.store.tracker.hash_fn(m) for m in memory_ids])
         return {m: float(x) for m, x in zip(memory_ids, sims) if not np.isnan(x)}
 
-    def _similar(self, entry: MemoryEntry, k: int, eligible: Callable[[str], bool]) -> list[tuple[MemoryEntry, float]]:
+    def _similar(self, entry: MemoryEntry, k: int, eligible: Callable[[str], bool]) -> list[tuple[Any, float]]:
         """The `k` eligible memories nearest to `entry` by the store's vectors (itself excluded).
 
         Live writes find every other memory eligible; a backfill only the ones
@@ -251,7 +251,7 @@ class KnowledgeLayer:
         want = k + 1
         while True:
             pairs = self.store.vectors.topk(vec, want, tags=[KIND_TAGS["memory"]])
-            entries = self.store.tracker.memories.get_many(conn, [h for h, _ in pairs])
+            entries = _id_text_many(conn, [h for h, _ in pairs])
             out = [(entries[h], s) for h, s in pairs
                    if h in entries and h != entry.key_hash and eligible(entries[h].id)]
             if len(out) >= k or len(pairs) < want or want >= bf.MAX_NEIGHBOUR_WINDOW:
@@ -259,6 +259,23 @@ class KnowledgeLayer:
             want = min(want * 4, bf.MAX_NEIGHBOUR_WINDOW)
         out.sort(key=lambda es: (-es[1], es[0].id))
         return out[:k]
+
+
+class Neighbour(NamedTuple):
+    """What the relationship rules read of a vector neighbour: its id and text (no JSON fields parsed)."""
+
+    id: str
+    text: str
+
+
+def _id_text_many(conn: Any, key_hashes: list[int]) -> dict[int, Neighbour]:
+    out: dict[int, Neighbour] = {}
+    for i in range(0, len(key_hashes), 500):
+        part = [to_db(h) for h in key_hashes[i: i + 500]]
+        for kh, mid, text in conn.execute(
+                f"SELECT key_hash, id, text FROM memories WHERE key_hash IN ({','.join('?' * len(part))})", part):
+            out[from_db(kh)] = Neighbour(mid, text)
+    return out
 
 
 def _capped(moved: Any, start: Any, conn: Any, scan_cap: int) -> bool:

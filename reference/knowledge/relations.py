@@ -68,7 +68,7 @@ Cosines = Callable[[MemoryEntry, list[str]], dict[str, float]]
 class RelationshipBuilder:
     """Finds the relationships of one new memory.
 
-    `similar(entry, k, eligible)` gives its (memory, cosine) nearest
+    `similar(entry, k, eligible)` gives its (memory with `.id` and `.text`, cosine) nearest
     neighbours; `cosines(entry, ids)` the cosine with each listed memory.
     """
 
