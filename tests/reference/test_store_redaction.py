@@ -53,6 +53,8 @@ KINDS = {kind for kind, _, _ in PLANTS}
 def plant_files(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "settings.py").write_text(PLANTED_TEXT + "\n")
+    (folder / SECRET_PATH).parent.mkdir(parents=True, exist_ok=True)
+    (folder / SECRET_PATH.replace(".ini", ".py")).write_text("def f():\n    return 1\n")  # the name is the secret
     (folder / "notes.md").write_text("# notes\n" + "\n".join(ONE_LINE) + "\n")
     return folder
 
