@@ -10,6 +10,9 @@ live write runs a small one while a backlog remains, so opening a store never re
 unbounded work and the backlog still drains; `KnowledgeLayer.backfill()` with no limit
 finishes it in one call.
 
+Memories written live while a backlog remains cannot link, through shared entities, to backlog
+memories not yet ingested (they have no mentions yet); vector links are unaffected.
+
 A backfilled memory is linked only to memories before it in that order (the store as
 it was when it was written); its vector neighbours are searched in widening steps up
 to `MAX_NEIGHBOUR_WINDOW`, never over the whole store.
@@ -19,6 +22,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from reference.tracker.codec import from_db
 
@@ -92,3 +96,38 @@ def earlier_than(conn: sqlite3.Connection, key: Cursor) -> Callable[[str], bool]
             cache[memory_id] = row is not None and (float(row[0]), memory_id) < key
         return cache[memory_id]
     return eligible
+
+
+def step(tracker: Any, ingest: Callable[..., Any], limit: int | None, scan_cap: int) -> tuple[int, bool]:
+    """One backfill step (see the module docstring): (memories ingested, backlog left).
+
+    `ingest(entry, eligible, cursor=key)` ingests one memory and writes the cursor in
+    its own transaction; rows already ingested only move the cursor, written once at the end.
+    """
+    conn = tracker.conn()
+    cursor = read_cursor(conn)
+    count, moved, finished = 0, cursor, True
+    for key, key_hash, done in pending(conn, cursor, scan_cap if limit is not None else 1 << 62):
+        if not done:
+            if limit is not None and count >= limit:
+                finished = False
+                break
+            entry = tracker.get_memory_by_key(key_hash)
+            if entry is not None:
+                ingest(entry, earlier_than(conn, key), cursor=key)
+                count += 1
+        moved = key
+    else:
+        finished = limit is None or not _rows_after(conn, moved, cursor)
+    if moved is not None and moved != cursor:
+        with tracker.tx() as tx:
+            if (read_cursor(tx) or moved) <= moved:
+                write_cursor(tx, moved)
+    return count, not finished
+
+
+def _rows_after(conn: sqlite3.Connection, moved: Cursor | None, start: Cursor | None) -> bool:
+    """True when a step stopped at its scan cap with memories left after `moved`."""
+    return moved is not None and moved != start and conn.execute(
+        "SELECT 1 FROM memories WHERE created_at > ? OR (created_at = ? AND id > ?) LIMIT 1",
+        (moved[0], moved[0], moved[1])).fetchone() is not None

@@ -116,26 +116,7 @@ class KnowledgeLayer:
         end. The cursor moves with every ingest (same transaction), so an interrupted backfill
         resumes where it stopped.
         """
-        conn = self.store.tracker.conn()
-        cursor = bf.read_cursor(conn)
-        count, moved, finished = 0, cursor, True
-        for key, key_hash, done in bf.pending(conn, cursor, scan_cap if limit is not None else 1 << 62):
-            if not done:
-                if limit is not None and count >= limit:
-                    finished = False
-                    break
-                entry = self.store.tracker.get_memory_by_key(key_hash)
-                if entry is not None:
-                    self._ingest(entry, bf.earlier_than(conn, key), cursor=key)
-                    count += 1
-            moved = key
-        else:
-            finished = limit is None or not _capped(moved, cursor, conn, scan_cap)
-        if moved is not None and moved != cursor:
-            with self.store.tracker.tx() as tx:
-                if (bf.read_cursor(tx) or moved) <= moved:
-                    bf.write_cursor(tx, moved)
-        self._backlog = not finished
+        count, self._backlog = bf.step(self.store.tracker, self._ingest, limit, scan_cap)
         return count
 
     def learn(self, pattern: str, concepts: list[str] | None = None, source: str | None = None) -> MemoryEntry:
@@ -276,13 +257,6 @@ def _id_text_many(conn: Any, key_hashes: list[int]) -> dict[int, Neighbour]:
                 f"SELECT key_hash, id, text FROM memories WHERE key_hash IN ({','.join('?' * len(part))})", part):
             out[from_db(kh)] = Neighbour(mid, text)
     return out
-
-
-def _capped(moved: Any, start: Any, conn: Any, scan_cap: int) -> bool:
-    """True when a backfill step stopped at its scan cap with rows left after `moved`."""
-    return moved is not None and moved != start and bool(
-        conn.execute("SELECT 1 FROM memories WHERE created_at > ? OR (created_at = ? AND id > ?) LIMIT 1",
-                     (moved[0], moved[0], moved[1])).fetchone())
 
 
 def _limit(limit: Any) -> int:
