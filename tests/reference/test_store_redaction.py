@@ -1,8 +1,19 @@
-"""Secrets planted in writes are redacted before they reach any byte of the data directory."""
+"""Secrets planted in writes are redacted before they reach any byte of the data directory.
+
+The second half plants one secret of every kind `pat:secrets` knows (tests/reference/secret_samples.py)
+through every write path -- store API with the knowledge and project layers, `ingest-git` on a real
+repository, every MCP tool that stores caller data (in process and over stdio), the graph, policy and a
+snapshot -- and greps every byte of the data folder, WAL and LMDB files included.
+"""
 from pathlib import Path
 
+import anyio
+
 from reference.clock import LogicalClock
+from reference.knowledge import KnowledgeLayer
+from reference.project import CommitInfo, ProjectMemory
 from reference.store import MemoryStore
+from tests.reference.secret_samples import PLANTED_TEXT, PLANTS, leaked
 
 AWS = "AKIAIOSFODNN7EXAMPLE"
 GH = "ghp_" + "Q7w8E9" * 6
@@ -36,12 +47,6 @@ def test_redaction_can_be_switched_off(tmp_path):
 
 
 # -- every secret kind, every write path, every byte of the data folder ---------------------------
-import anyio  # noqa: E402
-import pytest  # noqa: E402
-
-from reference.knowledge import KnowledgeLayer  # noqa: E402
-from reference.project import CommitInfo, ProjectMemory  # noqa: E402
-from tests.reference.secret_samples import PLANTED_TEXT, PLANTS, leaked  # noqa: E402
 
 ONE_LINE = [text.strip() for _, text, _ in PLANTS if "\n" not in text.strip()]
 BRANCH_KEY = "password=PLANTEDbranch42"   # a valid git branch name carrying a secret
