@@ -19,6 +19,7 @@ from reference.graph.adjacency import AdjList, live_latest
 from reference.graph.at import At
 from reference.graph.errors import CorruptRecord, InvalidRelation
 from reference.graph.records import Change, Edge, EdgeRef, KVEntry, Node
+from reference.graph.redaction import GraphRedaction
 from reference.graph.schema import load_relations
 from reference.graph.view import GraphView
 
@@ -59,9 +60,12 @@ class GraphReads:
         self._event(None, op, memory_id, entity_type, scope, run_id, task_id, float(self._clock.now()), t0, **extra)
 
     # -- nodes and edges --------------------------------------------------------
+    _redaction: GraphRedaction
+
     def get_node(self, id: str, at: At | None = None) -> Node | None:
         """Node `id` as it was at `at` (None if it did not exist then)."""
         t0 = perf_counter()
+        id = self._redaction.key(id)
 
         def fn(view: GraphView) -> Node | None:
             nid, rev = self._hash(id), view.resolve(at)
@@ -82,6 +86,8 @@ class GraphReads:
     def get_edge(self, src: str, rel: str, dst: str, at: At | None = None) -> Edge | None:
         """The live edge with its payload at `at`, or None."""
         t0 = perf_counter()
+        key = self._redaction.key
+        src, rel, dst = key(src), key(rel), key(dst)
 
         def fn(view: GraphView) -> Edge | None:
             rid = self._rel_id(view, rel)
@@ -109,6 +115,7 @@ class GraphReads:
     def _adjacent(self, key: str, rel: str | None, at: At | None, hot: bytes, cold: bytes,
                   outgoing: bool) -> list[EdgeRef]:
         t0 = perf_counter()
+        key, rel = self._redaction.key(key), self._redaction.key(rel)
         result = self._read(lambda view: self._edges(view, key, rel, at, hot, cold, outgoing))
         if self._emit_on:
             self._query_event("query", key, "edge", None, t0, kind="out" if outgoing else "in", rel=rel,
@@ -152,6 +159,8 @@ class GraphReads:
     def get_kv_latest(self, scope: str, namespace: str, key: str, at: At | None = None) -> KVEntry | None:
         """The value of a policy entry at `at` (latest by default); None if unset or deleted then."""
         t0 = perf_counter()
+        red = self._redaction.key
+        scope, namespace, key = red(scope), red(namespace), red(key)
         path = ks.kv_path(scope, namespace, key)
 
         def fn(view: GraphView) -> KVEntry | None:
@@ -167,6 +176,7 @@ class GraphReads:
     def list_kv(self, scope: str, namespace: str, at: At | None = None) -> list[KVEntry]:
         """Every live entry of scope/namespace at `at`, sorted by key (UTF-8 byte order)."""
         t0 = perf_counter()
+        scope, namespace = self._redaction.key(scope), self._redaction.key(namespace)
         prefix = ks.kv_prefix(scope, namespace)
 
         def fn(view: GraphView) -> list[KVEntry]:

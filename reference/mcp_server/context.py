@@ -51,7 +51,8 @@ class ServerContext:
             self.ranker = make_ranker(config.ranker, self.store)
             # Opened with the store, as the in-process reference backend does, so both leave the
             # same files behind (LMDB opens in well under the seed's 100 ms).
-            self._graph = GraphStore.open(self.data_dir / GRAPH_DIR, clock=self.clock, telemetry=self.telemetry)
+            self._graph = GraphStore.open(self.data_dir / GRAPH_DIR, clock=self.clock, telemetry=self.telemetry,
+                                          redactor=self.store.redactor, redact=config.redact)
         except BaseException:
             self.store.close()
             raise
