@@ -20,6 +20,7 @@ from reference.tracker.connections import Connections
 from reference.tracker.keys_table import KeysTable
 from reference.tracker.memories_table import MemoriesTable
 from reference.tracker.migrations import LATEST, migrate, schema_version
+from reference.tracker.sqlite_errors import sqlite_errors
 
 
 class Tracker:
@@ -31,10 +32,11 @@ class Tracker:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.hash_fn = hash_fn
         self._conns = Connections(self.path, busy_timeout_ms)
-        self.migrated_from, _ = migrate(self._conns.get(), str(self.path), LATEST)
-        self.keys = KeysTable(hash_fn)
-        self.code = CodeTables()
-        self.memories = MemoriesTable()
+        with sqlite_errors(self.path):
+            self.migrated_from, _ = migrate(self._conns.get(), str(self.path), LATEST)
+        self.keys = KeysTable(hash_fn, str(self.path))
+        self.code = CodeTables(str(self.path))
+        self.memories = MemoriesTable(str(self.path))
 
     def conn(self) -> sqlite3.Connection:
         """This thread's connection (autocommit outside `tx()`)."""
