@@ -33,7 +33,7 @@ from reference.tracker import Tracker
 from reference.vector_search import check_kinds, topk_hits
 from reference.vectors import VectorCache
 
-DATA_FILES = ("tracker.db", "tracker.db-wal", "tracker.db-shm", "blob.dat", "vectors.f32", "vectors.tags",
+DATA_FILES = ("tracker.db", "tracker.db-wal", "tracker.db-shm", "blob.dat", "vectors.f32", "vectors.tags", "vectors.sums",
               "vectors.keys")
 
 
