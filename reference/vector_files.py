@@ -62,7 +62,6 @@ class VectorFiles:
         self.keys_path = directory / "vectors.keys"
         self.sums_path = directory / "vectors.sums"
         self.row_bytes = 4 * dim
-        self._weights = _weights(dim)
         flags = os.O_RDWR | os.O_CREAT | os.O_APPEND
         self.legacy = not self.sums_path.exists()  # written before row checksums: backfilled on open
         self._vfd = os.open(self.rows_path, flags, 0o644)
@@ -165,12 +164,7 @@ class VectorFiles:
 
     def row_sums(self, keys: np.ndarray, rows: np.ndarray, tags: np.ndarray) -> np.ndarray:
         """The u32 checksum of each row (see the module docstring)."""
-        n = len(keys)
-        words = np.empty((n, self.dim + 3), dtype=np.uint64)
-        words[:, :2] = np.ascontiguousarray(keys, dtype="<u8").view("<u4").reshape(n, 2)
-        words[:, 2] = tags
-        words[:, 3:] = np.ascontiguousarray(rows, dtype="<f4").view("<u4")
-        return ((words * self._weights).sum(axis=1, dtype=np.uint64) & 0xFFFFFFFF).astype(np.uint32)
+        return row_sums(keys, np.ascontiguousarray(rows, dtype="<f4"), tags)
 
     def memmap(self, n: int) -> np.ndarray:
         return np.memmap(self.rows_path, dtype="<f4", mode="r", offset=HEADER_SIZE, shape=(n, self.dim))
@@ -184,6 +178,16 @@ class VectorFiles:
             if fd >= 0:
                 os.close(fd)
         self._vfd = self._tfd = self._sfd = self._kfd = -1
+
+
+def row_sums(keys: np.ndarray, rows: np.ndarray, tags: np.ndarray) -> np.ndarray:
+    """The u32 checksum of each row; `rows` is (n, dim) of any 4-byte dtype, read as its bits."""
+    n, dim = rows.shape
+    words = np.empty((n, dim + 3), dtype=np.uint64)
+    words[:, :2] = np.ascontiguousarray(keys, dtype="<u8").view("<u4").reshape(n, 2)
+    words[:, 2] = tags
+    words[:, 3:] = np.ascontiguousarray(rows).view("<u4")
+    return ((words * _weights(dim)).sum(axis=1, dtype=np.uint64) & 0xFFFFFFFF).astype(np.uint32)
 
 
 def _weights(dim: int) -> np.ndarray:

@@ -9,9 +9,10 @@ import argparse
 import sys
 
 from bench.cli import (backends_cmd, compare_cmd, gate_cmd, ingest_git_cmd, run_cmd, scenarios_cmd, score_cmd,
-                       serve_cmd)
+                       serve_cmd, verify_cmd)
 
-COMMANDS = [run_cmd, scenarios_cmd, backends_cmd, score_cmd, compare_cmd, gate_cmd, serve_cmd, ingest_git_cmd]
+COMMANDS = [run_cmd, scenarios_cmd, backends_cmd, score_cmd, compare_cmd, gate_cmd, serve_cmd, ingest_git_cmd,
+            verify_cmd]
 
 EXIT_OK, EXIT_REGRESSION, EXIT_INPUT, EXIT_NOTHING = 0, 1, 2, 3
 
