@@ -28,9 +28,13 @@ def check_tracker(path: Path, blob_path: Path, report) -> None:
     try:
         if hasattr(conn, "setconfig") and hasattr(sqlite3, "SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE"):
             conn.setconfig(sqlite3.SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, True)  # verify never rewrites the file
+        # damaged text must reach the row checksum (and fail it), not stop the check
+        conn.text_factory = lambda b: b.decode("utf-8", "surrogateescape")
         conn.execute("PRAGMA query_only=ON")
         count = _run(conn, path, report, blob_path)
         report.checked[str(path)] = count
+    except (sqlite3.Error, ValueError) as exc:
+        report.add(path, "database", f"{type(exc).__name__}: {str(exc)[:200]}")
     finally:
         conn.close()
 
