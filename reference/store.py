@@ -49,8 +49,16 @@ class MemoryStore:
         self.data_dir, self.clock, self.embedder = data_dir, clock, embedder
         self.telemetry = StoreTelemetry(telemetry, clock)
         self.blob = Blob(data_dir / "blob.dat")
-        self.vectors = VectorCache(data_dir, embedder.dim, model=embedder.name)
-        self.tracker = Tracker(data_dir / "tracker.db", hash_fn=hash_fn)
+        try:
+            self.vectors = VectorCache(data_dir, embedder.dim, model=embedder.name)
+            try:
+                self.tracker = Tracker(data_dir / "tracker.db", hash_fn=hash_fn)
+            except BaseException:
+                self.vectors.close()
+                raise
+        except BaseException:
+            self.blob.close()
+            raise
         # Pattern sets live with the store: `pattern_scan` reads blob slices through the
         # tracker, and by default every write passes the secrets set before storage (seed 002).
         self.patterns = PatternSetManager(data_dir, telemetry=telemetry, clock=clock)

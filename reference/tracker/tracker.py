@@ -20,20 +20,27 @@ from reference.tracker.connections import Connections
 from reference.tracker.keys_table import KeysTable
 from reference.tracker.memories_table import MemoriesTable
 from reference.tracker.migrations import LATEST, migrate, schema_version
+from reference.tracker.open_check import check_on_open
 from reference.tracker.sqlite_errors import sqlite_errors
 
 
 class Tracker:
-    """The tracker database at `path`, migrated to the latest schema on open."""
+    """The tracker database at `path`, migrated to the latest schema and checked on open (open_check.py)."""
 
     def __init__(self, path: str | Path, *, hash_fn: Callable[[str], int] = hash64,
-                 busy_timeout_ms: int = 10_000) -> None:
+                 busy_timeout_ms: int = 10_000, check: bool = True) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.hash_fn = hash_fn
         self._conns = Connections(self.path, busy_timeout_ms)
-        with sqlite_errors(self.path):
-            self.migrated_from, _ = migrate(self._conns.get(), str(self.path), LATEST)
+        try:
+            with sqlite_errors(self.path):
+                self.migrated_from, _ = migrate(self._conns.get(), str(self.path), LATEST)
+                if check:  # see open_check.py; `check=False` only for tools that check the file themselves
+                    check_on_open(self._conns.get(), str(self.path))
+        except BaseException:
+            self._conns.close()
+            raise
         self.keys = KeysTable(hash_fn, str(self.path))
         self.code = CodeTables(str(self.path))
         self.memories = MemoriesTable(str(self.path))

@@ -11,6 +11,7 @@ from reference.errors import CorruptData
 from reference.keys import hash64
 from reference.tracker.codec import from_db
 from reference.tracker.keys_table import KIND_OF_NAMESPACE
+from reference.tracker.migrations import LATEST
 from reference.tracker.rowsum import TABLES, check_row
 
 _FTS = ("memories_fts", "chunks_fts")
@@ -49,6 +50,7 @@ def _run(conn: sqlite3.Connection, path: Path, report, blob_path: Path) -> int:
         for line in lines[:_MAX_LINES]:
             report.add(path, "b-tree", f"integrity_check: {line}")
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    _version(conn, path, tables, report)
     conn.execute("PRAGMA query_only=OFF")  # the FTS5 check is phrased as an INSERT; it changes nothing
     for fts in _FTS:
         if fts in tables:
@@ -65,6 +67,15 @@ def _run(conn: sqlite3.Connection, path: Path, report, blob_path: Path) -> int:
     if "keys" in tables:
         count += _keys(conn, path, report)
     return count
+
+
+def _version(conn, path: Path, tables: set[str], report) -> None:
+    """The header's schema version must fit the tables present (a flipped header byte does not)."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    has_sums = "memories" in tables and "row_sum" in [r[1] for r in conn.execute("PRAGMA table_info(memories)")]
+    if version > LATEST or (version < LATEST and has_sums) or (version == LATEST and not has_sums):
+        report.add(path, "header", f"schema version {version} does not fit its tables (this code writes "
+                   f"version {LATEST}, with row checksums)")
 
 
 def _rows(conn, path: Path, table: str, cols: tuple[str, ...], report, blob_path: Path) -> int:

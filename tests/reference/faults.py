@@ -207,7 +207,7 @@ def flip_run(root: Path, file: str, flips: int, seed: int = 11, targeted: bool =
         report = verify_store(work)
         named = any(Path(file).name in p.file for p in report.problems)
         others = sorted({p.file for p in report.problems if Path(file).name not in p.file})
-        results.append({"pos": pos, "counts": counts, "verify_named": named, "verify_others": others,
+        results.append({"pos": pos, "got": got, "counts": counts, "verify_named": named, "verify_others": others,
                         "report": [str(p) for p in report.problems[:3]]})
     return results
 
