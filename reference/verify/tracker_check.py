@@ -12,6 +12,7 @@ from reference.keys import hash64
 from reference.tracker.codec import from_db
 from reference.tracker.keys_table import KIND_OF_NAMESPACE
 from reference.tracker.migrations import LATEST
+from reference.verify.fts_check import check_fts
 from reference.tracker.rowsum import TABLES, check_row
 
 _FTS = ("memories_fts", "chunks_fts")
@@ -59,6 +60,7 @@ def _run(conn: sqlite3.Connection, path: Path, report, blob_path: Path) -> int:
             except sqlite3.DatabaseError as exc:
                 report.add(path, f"full-text index {fts}", f"FTS5 integrity-check: {exc}")
     conn.execute("PRAGMA query_only=ON")
+    check_fts(conn, path, tables, report)
     count = 0
     for table, (cols, _) in TABLES.items():
         if table not in tables:
