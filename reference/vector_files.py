@@ -25,6 +25,7 @@ sums computed on first open (its rows are trusted as they are then).
 from __future__ import annotations
 
 import fcntl
+import functools
 import logging
 import os
 import struct
@@ -190,6 +191,7 @@ def row_sums(keys: np.ndarray, rows: np.ndarray, tags: np.ndarray) -> np.ndarray
     return ((words * _weights(dim)).sum(axis=1, dtype=np.uint64) & 0xFFFFFFFF).astype(np.uint32)
 
 
+@functools.lru_cache(maxsize=8)
 def _weights(dim: int) -> np.ndarray:
     """Fixed odd u32 weights, one per checksummed word (odd: invertible mod 2**32)."""
     i = np.arange(dim + 3, dtype=np.uint64)
