@@ -77,3 +77,16 @@ def test_a_vanished_in_list_is_reported(data):
 def test_missing_folder_is_an_input_error(tmp_path, capsys):
     assert main(["verify", "--data", str(tmp_path / "nope")]) == 2
     assert "no such data folder" in capsys.readouterr().err
+
+
+def test_a_damaged_snapshot_is_named(data):
+    snap = data / "snapshots" / "s1.bin"
+    snap.parent.mkdir()
+    with GraphStore.open(data / "graph", clock=LogicalClock()) as g:
+        g.export_snapshot(snap)
+    report = verify_store(data)
+    assert report.ok and str(snap) in report.checked
+    raw = bytearray(snap.read_bytes())
+    raw[len(raw) // 2] ^= 0x08
+    snap.write_bytes(bytes(raw))
+    assert verify_store(data).damaged_files() == [str(snap)]
