@@ -34,35 +34,21 @@ from __future__ import annotations
 
 import bisect
 import fcntl
-import hashlib
 import logging
 import mmap
 import os
-import struct
 import threading
 from array import array
 from dataclasses import dataclass
 from pathlib import Path
 
+from reference.blob_frames import (HEADER, HEADER_SIZE, MAGIC, MAX_PAYLOAD, frame_ok, next_valid_frame, scan_frames,
+                                   whole_frame, checksum, frame)
 from reference.errors import CorruptData, corrupt
 
+__all__ = ["Blob", "BlobRef", "RecoveryReport", "HEADER_SIZE", "MAGIC", "checksum", "frame", "CorruptData"]
+
 log = logging.getLogger(__name__)
-
-MAGIC = b"\xb1\x0bCM"
-_HEADER = struct.Struct("<4sI8s")
-HEADER_SIZE = _HEADER.size  # 16
-MAX_PAYLOAD = 0xFFFFFFFF
-
-
-def checksum(payload: bytes | memoryview) -> bytes:
-    """BLAKE2b with an 8-byte digest: the frame checksum."""
-    return hashlib.blake2b(payload, digest_size=8).digest()
-
-
-def frame(payload: bytes) -> bytes:
-    """Header + payload, as written to disk."""
-    return _HEADER.pack(MAGIC, len(payload), checksum(payload)) + payload
-
 
 @dataclass(frozen=True)
 class BlobRef:
@@ -129,7 +115,7 @@ class Blob:
         rec = f"record at offset {offset}"
         if len(head) != HEADER_SIZE:
             raise corrupt(self.path, rec, "no record header before it")
-        magic, length, digest = _HEADER.unpack(head)
+        magic, length, digest = HEADER.unpack(head)
         if magic != MAGIC:
             raise corrupt(self.path, rec, "offset is not the start of a record (bad magic)")
         if offset + length > self._end and offset + length > self.size():  # no 4 GB read on a lying length
@@ -205,7 +191,7 @@ class Blob:
         with mmap.mmap(self._fd, size, prot=mmap.PROT_READ) as mm:
             pos = self._end
             while True:
-                pos, bad, starts, lengths = _scan(mm, pos, size)
+                pos, bad, starts, lengths = scan_frames(mm, pos, size)
                 self._starts.extend(starts)
                 self._lengths.extend(lengths)
                 if not recover:
@@ -214,24 +200,24 @@ class Blob:
                     return None
                 if bad is None:
                     break
-                if bad == "bad magic" and starts and not _frame_ok(mm, starts[-1] - HEADER_SIZE):
+                if bad == "bad magic" and starts and not frame_ok(mm, starts[-1] - HEADER_SIZE):
                     # the frame before lied about its length: it is the damaged one
                     pos = starts[-1] - HEADER_SIZE
                     self._starts.pop()
                     self._lengths.pop()
-                nxt = _next_valid_frame(mm, pos, size)
+                nxt = next_valid_frame(mm, pos, size)
                 if nxt is None:
                     break
                 self._mark_damaged(mm, pos, nxt, f"{bad}; resynced at the next valid frame")
                 pos = nxt
             if bad is None and self._starts and self._starts[-1] + self._lengths[-1] == pos:
                 last = self._starts[-1] - HEADER_SIZE
-                if last >= self._end and not _frame_ok(mm, last):
+                if last >= self._end and not frame_ok(mm, last):
                     # a whole frame with a bad checksum is damage, not a torn write: keep it in place
                     self._starts.pop()
                     self._lengths.pop()
                     self._mark_damaged(mm, last, pos, "bad checksum of the last record")
-            if bad is not None and _whole_frame(mm, pos, size):
+            if bad is not None and whole_frame(mm, pos, size):
                 # magic or length flipped in a complete last frame: damage, not a torn write
                 self._mark_damaged(mm, pos, size, f"{bad} in the last record")
                 bad, pos = None, size
@@ -265,58 +251,6 @@ class Blob:
             return  # kept on an earlier open
         with open(side, "ab") as fh:
             fh.write(head + data + b"\n")
-
-
-def _scan(mm: mmap.mmap, pos: int, size: int) -> tuple[int, str | None, list[int], list[int]]:
-    """Follow the frame chain from `pos`: (end of the last whole frame, why it stopped or None,
-    payload starts, payload lengths). The hot loop of opening a store, kept lean on purpose."""
-    unpack = _HEADER.unpack_from
-    starts: list[int] = []
-    lengths: list[int] = []
-    limit = size - HEADER_SIZE
-    while pos <= limit:
-        magic, length, _ = unpack(mm, pos)
-        if magic != MAGIC:
-            return pos, "bad magic", starts, lengths
-        body = pos + HEADER_SIZE
-        if body + length > size:
-            return pos, "record length past end of file", starts, lengths
-        starts.append(body)
-        lengths.append(length)
-        pos = body + length
-    return pos, ("short header" if pos < size else None), starts, lengths
-
-
-def _frame_ok(mm: mmap.mmap, pos: int) -> bool:
-    _, length, digest = _HEADER.unpack_from(mm, pos)
-    body = memoryview(mm)[pos + HEADER_SIZE: pos + HEADER_SIZE + length]
-    try:
-        return checksum(body) == digest
-    finally:
-        body.release()
-
-
-def _whole_frame(mm: mmap.mmap, pos: int, size: int) -> bool:
-    """Is `[pos, size)` one complete frame with one damaged header field (so not a torn append)?
-
-    Either its length field fits the tail exactly, or the tail's payload still
-    matches the header's checksum (then only the magic or the length lied)."""
-    if size - pos < HEADER_SIZE:
-        return False
-    _, length, digest = _HEADER.unpack_from(mm, pos)
-    return length == size - pos - HEADER_SIZE or checksum(mm[pos + HEADER_SIZE:size]) == digest
-
-
-def _next_valid_frame(mm: mmap.mmap, pos: int, size: int) -> int | None:
-    """Header position of the first checksum-valid frame starting after `pos`, or None."""
-    i = mm.find(MAGIC, pos + 1)
-    while i != -1:
-        if size - i >= HEADER_SIZE:
-            _, length, _ = _HEADER.unpack_from(mm, i)
-            if i + HEADER_SIZE + length <= size and _frame_ok(mm, i):
-                return i
-        i = mm.find(MAGIC, i + 1)
-    return None
 
 
 def _write_all(fd: int, data: bytes) -> None:

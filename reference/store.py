@@ -27,6 +27,7 @@ from reference.keys import hash64
 from reference.memories import InvalidArgument, Memories
 from reference.memory_record import MemoryEntry, SearchHit
 from reference.patterns import PatternSetManager, Redactor
+from reference.store_guard import guard_methods
 from reference.store_telemetry import StoreTelemetry
 from reference.telemetry import TelemetrySink
 from reference.tracker import Tracker
@@ -296,36 +297,7 @@ class MemoryStore:
         }
 
 
-def _guard_methods(cls: type) -> type:
-    """Wrap every public method so a raw sqlite3/JSON exception from a damaged tracker.db
-    reaches the caller as `CorruptData` (or `StoreError` when busy) naming the file (issue 11)."""
-    import functools
-    import inspect
-
-    from reference.tracker.sqlite_errors import sqlite_errors
-
-    def wrap(fn: Callable) -> Callable:
-        @functools.wraps(fn)
-        def method(self: "MemoryStore", *args: Any, **kwargs: Any) -> Any:
-            with sqlite_errors(self.data_dir / "tracker.db"):
-                out = fn(self, *args, **kwargs)
-            return _guard_iter(self, out) if inspect.isgenerator(out) else out
-        return method
-
-    for name, fn in list(vars(cls).items()):
-        if not name.startswith("_") and inspect.isfunction(fn) and name not in ("close", "set_context"):
-            setattr(cls, name, wrap(fn))
-    return cls
-
-
-def _guard_iter(store: "MemoryStore", it: Iterator[Any]) -> Iterator[Any]:
-    from reference.tracker.sqlite_errors import sqlite_errors
-
-    with sqlite_errors(store.data_dir / "tracker.db"):
-        yield from it
-
-
-MemoryStore = _guard_methods(MemoryStore)
+MemoryStore = guard_methods(MemoryStore)
 
 
 def _secrets_redactor(patterns: PatternSetManager) -> Callable[[str], str]:

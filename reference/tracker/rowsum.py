@@ -14,7 +14,6 @@ not per read.
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
@@ -70,11 +69,3 @@ def add_row_sums(conn: Any) -> None:
         rows = conn.execute(f"SELECT rowid, {', '.join(cols)} FROM {table}").fetchall()
         for r in rows:
             conn.execute(f"UPDATE {table} SET row_sum = ? WHERE rowid = ?", (row_sum(r[1:]), r[0]))
-
-
-def db_path(conn: sqlite3.Connection) -> str:
-    """The file behind a connection (for error messages)."""
-    for _, name, file in conn.execute("PRAGMA database_list"):
-        if name == "main":
-            return file or ":memory:"
-    return "tracker.db"

@@ -4,7 +4,7 @@ from __future__ import annotations
 import mmap
 from pathlib import Path
 
-from reference.blob import _HEADER, HEADER_SIZE, MAGIC, _frame_ok, _next_valid_frame
+from reference.blob_frames import HEADER, HEADER_SIZE, MAGIC, frame_ok, next_valid_frame
 
 
 def check_blob(path: Path, report) -> None:
@@ -21,9 +21,9 @@ def check_blob(path: Path, report) -> None:
             why = _frame_problem(mm, pos, size)
             if why is None:
                 count += 1
-                pos += HEADER_SIZE + _HEADER.unpack_from(mm, pos)[1]
+                pos += HEADER_SIZE + HEADER.unpack_from(mm, pos)[1]
                 continue
-            nxt = _next_valid_frame(mm, pos, size)
+            nxt = next_valid_frame(mm, pos, size)
             end = size if nxt is None else nxt
             report.add(path, f"record at offset {pos + HEADER_SIZE} (bytes [{pos}, {end}))", why)
             pos = end
@@ -33,11 +33,11 @@ def check_blob(path: Path, report) -> None:
 def _frame_problem(mm: mmap.mmap, pos: int, size: int) -> str | None:
     if size - pos < HEADER_SIZE:
         return f"{size - pos} bytes of a header cut short (torn tail)"
-    magic, length, _ = _HEADER.unpack_from(mm, pos)
+    magic, length, _ = HEADER.unpack_from(mm, pos)
     if magic != MAGIC:
         return "bad magic"
     if pos + HEADER_SIZE + length > size:
         return f"frame length {length} runs past end of file"
-    if not _frame_ok(mm, pos):
+    if not frame_ok(mm, pos):
         return "checksum mismatch"
     return None

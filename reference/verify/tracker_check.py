@@ -6,7 +6,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from reference.blob import _HEADER, HEADER_SIZE, MAGIC, checksum
+from reference.blob_frames import HEADER, HEADER_SIZE, MAGIC, checksum
 from reference.errors import CorruptData
 from reference.keys import hash64
 from reference.tracker.codec import from_db
@@ -132,7 +132,7 @@ class _BlobReader:
         head = os.pread(self.fd, HEADER_SIZE, offset - HEADER_SIZE)
         if len(head) != HEADER_SIZE:
             return None
-        magic, length, digest = _HEADER.unpack(head)
+        magic, length, digest = HEADER.unpack(head)
         if magic != MAGIC or offset + length > os.fstat(self.fd).st_size:
             return None
         payload = os.pread(self.fd, length, offset)
