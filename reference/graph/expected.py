@@ -9,16 +9,25 @@ raises `CorruptRecord` naming the key instead of answering None or [].
 
 Built lazily on the first such miss (one pass over the log) and extended
 incrementally from the last revision seen; normal hits never consult it.
-A log entry missing below the head is itself reported.
+A log entry missing below the head is itself reported. Point reads (node,
+edge, KV entry, adjacency list, intern entry) are covered; `list_kv` is not
+(it would need the log on every call), `verify` covers it.
 """
 from __future__ import annotations
 
 import threading
 
+from reference.graph import keyspace as ks
 from reference.graph import revlog
 from reference.graph.errors import CorruptRecord
 
 _NODE_OPS = {"put_node"}
+
+
+def subject_be(subject: bytes) -> bytes:
+    """The big-endian LMDB edge id of a little-endian log subject (src u64, rel u32, dst u64)."""
+    src, rel, dst = revlog.EDGE_SUBJECT.unpack(subject)
+    return ks.edge_id(src, rel, dst)
 
 
 class ExpectedRecords:
@@ -28,6 +37,8 @@ class ExpectedRecords:
         self.node_rev: dict[int, int] = {}
         self.out_first: dict[int, int] = {}
         self.in_first: dict[int, int] = {}
+        self.edge_first: dict[bytes, int] = {}  # edge id (src, rel, dst) -> first put
+        self.kv_first: dict[bytes, int] = {}  # kv path -> first write
         self.seen = 0  # revisions [1, seen] are indexed
         self._lock = threading.Lock()
 
@@ -46,6 +57,9 @@ class ExpectedRecords:
                     src, _, dst = revlog.EDGE_SUBJECT.unpack(subject)
                     self.out_first.setdefault(src, rev)
                     self.in_first.setdefault(dst, rev)
+                    self.edge_first.setdefault(bytes(subject_be(subject)), rev)
+                elif op in ("put_kv", "delete_kv"):
+                    self.kv_first.setdefault(bytes(subject), rev)
                 self.seen = rev
 
     def check_node(self, view, key: str, nid: int, rev: int | None) -> None:
@@ -63,6 +77,22 @@ class ExpectedRecords:
         if firsts and (rev is None or min(firsts) <= rev):
             raise CorruptRecord(f"id {key[:80]!r}: the revision log recorded writes to it, "
                                 "but its id intern entry is missing")
+
+    def check_edge(self, view, eid: bytes, rev: int | None, what: str) -> None:
+        """Raise if the log put edge `eid` at or before `rev`: its record vanished."""
+        self.refresh(view)
+        first = self.edge_first.get(eid)
+        if first is not None and (rev is None or first <= rev):
+            raise CorruptRecord(f"edge {what[:160]}: the revision log recorded it at revision {first}, "
+                                "but its record is missing")
+
+    def check_kv(self, view, path: bytes, rev: int | None) -> None:
+        """Raise if the log wrote KV `path` at or before `rev`: its record vanished."""
+        self.refresh(view)
+        first = self.kv_first.get(path)
+        if first is not None and (rev is None or first <= rev):
+            raise CorruptRecord(f"kv entry {path[:120]!r}: the revision log recorded a write to it at revision "
+                                f"{first}, but its record is missing")
 
     def check_list(self, view, key: str, nid: int, outgoing: bool) -> None:
         """Raise if the log recorded an edge out of (into) `nid` but its adjacency list is missing."""

@@ -95,7 +95,10 @@ class GraphReads:
                     self._expected.check_known(view, key, nid, rev)
                     return None
             body = view.edge_at(ks.edge_id(sid, rid, did), rev)
-            if body is None or body.get("deleted"):
+            if body is None:
+                self._expected.check_edge(view, ks.edge_id(sid, rid, did), rev, f"{src} -{rel}-> {dst}")
+                return None
+            if body.get("deleted"):
                 return None
             return _record(Edge, body, src, src=src, rel=rel, dst=dst)
         edge = self._read(fn)
@@ -162,7 +165,10 @@ class GraphReads:
         path = ks.kv_path(scope, namespace, key)
 
         def fn(view: GraphView) -> KVEntry | None:
-            body = view.kv_at(path, view.resolve(at))
+            rev = view.resolve(at)
+            body = view.kv_at(path, rev)
+            if body is None:
+                self._expected.check_kv(view, path, rev)
             return None if body is None or body.get("deleted") else _record(KVEntry, body, key, scope=scope,
                                                                             namespace=namespace, key=key)
         entry = self._read(fn)

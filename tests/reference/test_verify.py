@@ -90,3 +90,19 @@ def test_a_damaged_snapshot_is_named(data):
     raw[len(raw) // 2] ^= 0x08
     snap.write_bytes(bytes(raw))
     assert verify_store(data).damaged_files() == [str(snap)]
+
+
+def test_a_vanished_edge_and_kv_entry_are_reported(data):
+    with GraphStore.open(data / "graph", clock=LogicalClock()) as g:
+        g.put_kv("proj", "policy", "depth", 3)
+    with GraphStore.open(data / "graph", clock=LogicalClock()) as g:
+        rel = g.relations()["imports"]
+    edge = ks.EDGE + ks.edge_id(hash64(NODES[0]), rel, hash64(NODES[1]))
+    flip_all(data / "graph" / "data.mdb", edge, 3)
+    flip_all(data / "graph" / "data.mdb", ks.KV + ks.kv_path("proj", "policy", "depth"), 8)
+    with GraphStore.open(data / "graph", clock=LogicalClock()) as g:
+        with pytest.raises(CorruptData, match="edge file:a.py -imports-> file:b.py"):
+            g.get_edge(NODES[0], "imports", NODES[1])
+        with pytest.raises(CorruptData, match="kv entry"):
+            g.get_kv_latest("proj", "policy", "depth")
+        assert g.get_edge(NODES[2], "imports", NODES[1]) is not None
