@@ -5,8 +5,8 @@
     hits = store.search_memories("refresh race", context=["context:auth"])
 
 The data directory holds `tracker.db`, `blob.dat`, `vectors.f32`,
-`vectors.tags` and `vectors.keys` (formats in reference/README.md). Every timestamp comes from
-the injected clock; the optional redactor is applied to every text before it
+`vectors.tags`, `vectors.keys` and `vectors.sums` (formats and integrity
+checks in reference/README.md). Every timestamp comes from the injected clock; the optional redactor is applied to every text before it
 reaches the blob, the tracker, FTS or the vectors; every operation emits a
 telemetry event. Components are public attributes (`tracker`, `blob`,
 `vectors`, `embedder`, `clock`) for the parts of the store built on them.
@@ -34,8 +34,8 @@ from reference.tracker import Tracker
 from reference.vector_search import check_kinds, topk_hits
 from reference.vectors import VectorCache
 
-DATA_FILES = ("tracker.db", "tracker.db-wal", "tracker.db-shm", "blob.dat", "vectors.f32", "vectors.tags", "vectors.sums",
-              "vectors.keys")
+DATA_FILES = ("tracker.db", "tracker.db-wal", "tracker.db-shm", "blob.dat", "vectors.f32", "vectors.tags",
+              "vectors.sums", "vectors.keys")
 
 
 class StoreClosed(StoreError):
