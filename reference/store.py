@@ -7,9 +7,10 @@
 The data directory holds `tracker.db`, `blob.dat`, `vectors.f32`,
 `vectors.tags`, `vectors.keys` and `vectors.sums` (formats and integrity
 checks in reference/README.md). Every timestamp comes from the injected
-clock; the optional redactor is applied to every text before it reaches the blob, the tracker, FTS or the vectors; every operation emits a
-telemetry event. Components are public attributes (`tracker`, `blob`,
-`vectors`, `embedder`, `clock`) for the parts of the store built on them.
+clock; the optional redactor is applied to every text before it reaches the
+blob, the tracker, FTS or the vectors; every operation emits a telemetry
+event. Components are public attributes (`tracker`, `blob`, `vectors`,
+`embedder`, `clock`) for the parts of the store built on them.
 """
 from __future__ import annotations
 
