@@ -33,7 +33,7 @@ from reference.graph import GraphStore
 from reference.store import MemoryStore
 from reference.verify import verify_store
 
-FILES = ("tracker.db", "blob.dat", "vectors.f32", "vectors.keys", "vectors.tags", "graph/data.mdb")
+FILES = ("tracker.db", "blob.dat", "vectors.f32", "vectors.keys", "vectors.tags", "vectors.sums", "graph/data.mdb")
 TASKS = ("task:debug", "task:refactor", "task:optimize")
 CONTEXTS = ("context:auth", "context:api", "context:data")
 NODES = [f"file:src/mod{i}.py" for i in range(8)]
