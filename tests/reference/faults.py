@@ -1,6 +1,7 @@
 """Single-byte fault injection over a whole store, in the manner of SQLite's own tests (issue 11).
 
-`build(dir)` writes a small store (memories, an indexed code folder, a graph);
+`build(dir)` writes a small store (memories, an indexed code folder, a graph,
+whose data.mdb is compacted to its live pages);
 `answers(dir)` opens it fresh and runs every read, recording each result or
 the error it raised; `flip_run(...)` copies the store, flips one byte of one
 file at a time (seeded positions) and classifies every read as:
@@ -66,6 +67,22 @@ def build(root: Path) -> None:
         g.put_edge(NODES[0], "imports", NODES[5])
         g.put_kv("proj", "policy", "max_depth", {"v": 3})
         g.put_kv("proj", "policy", "style", "pep8")
+    _compact(data / "graph")
+
+
+def _compact(directory: Path) -> None:
+    """Rewrite data.mdb with only its live pages, so flips land in the data, not in pages
+    that copy-on-write has already freed (those legitimately change nothing)."""
+    import lmdb
+    tmp = directory.parent / "graph-compact"
+    tmp.mkdir()
+    env = lmdb.open(str(directory), subdir=True, readonly=True, lock=False)
+    try:
+        env.copy(str(tmp), compact=True)
+    finally:
+        env.close()
+    os.replace(tmp / "data.mdb", directory / "data.mdb")
+    shutil.rmtree(tmp)
 
 
 def _plain(x: Any) -> Any:
@@ -215,12 +232,15 @@ def flip_run(root: Path, file: str, flips: int, seed: int = 11, targeted: bool =
 def main() -> int:
     import tempfile
     flips = int(os.environ.get("CODEMEM_FAULT_FLIPS", "100"))
+    only = os.environ.get("CODEMEM_FAULT_FILES")  # e.g. "graph/data.mdb,blob.dat"
     root = Path(tempfile.mkdtemp(prefix="faults-"))
     build(root)
     print(f"{'file':16} {'flips':>5} {'wrong':>6} {'error':>6} {'same':>6} {'flips w/ wrong':>14} "
           f"{'flips w/ error':>14} {'unchanged':>9} {'verify named':>12}")
     bad = 0
     for file, targeted in [(f, False) for f in FILES] + [("tracker.db", True)]:
+        if only and file not in only.split(","):
+            continue
         res = flip_run(root, file, flips, targeted=targeted)
         label = file + (" (data pages)" if targeted else "")
         tot = Counter()
