@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from reference.errors import corrupt
 from reference.keys import hash64
 from reference.memory_record import MemoryEntry
 from reference.tracker.code_tables import CodeTables
@@ -73,7 +74,10 @@ class Tracker:
     def next_seq(self, conn: sqlite3.Connection, name: str) -> int:
         """Increment and return the named counter; call inside `tx()` so it is atomic."""
         row = conn.execute("SELECT value FROM meta WHERE name = ?", (f"seq:{name}",)).fetchone()
-        value = int(row[0]) + 1 if row else 1
+        try:
+            value = int(row[0]) + 1 if row else 1
+        except ValueError:
+            raise corrupt(self.path, f"meta row 'seq:{name}'", f"counter {str(row[0])[:20]!r} is not a number") from None
         conn.execute("INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)", (f"seq:{name}", str(value)))
         return value
 
