@@ -27,6 +27,8 @@ import lmdb
 from reference.graph.adjacency import CompactionPolicy
 from reference.graph.errors import MapFull, NotFound, ReadOnly, StoreClosed, StoreError
 from reference.graph.envpool import SharedEnv, acquire, release
+from reference.graph.expected import ExpectedRecords
+from reference.graph.lmdb_errors import lmdb_errors
 from reference.graph.reads import GraphReads
 from reference.graph.redaction import GraphRedaction
 from reference.graph.writes import GraphWrites
@@ -63,6 +65,7 @@ class GraphStore(GraphWrites, GraphReads):
         self._warned: set[bytes] = set()
         self._context: tuple[str | None, str | None] = (None, None)
         self._redaction = GraphRedaction(redactor)
+        self._expected = ExpectedRecords()  # read-side check for vanished records (expected.py)
         with env.begin() as txn:
             self._rels = load_relations(txn)
         self.path = Path(env.path())
@@ -89,6 +92,12 @@ class GraphStore(GraphWrites, GraphReads):
             path.mkdir(parents=True, exist_ok=True)
         elif not (path / "data.mdb").exists():
             raise NotFound(f"no graph store at {path} (no data.mdb)")
+        with lmdb_errors(path):
+            return cls._open(path, clock, telemetry, map_size, compaction, sync, readonly, adjacency_cache)
+
+    @classmethod
+    def _open(cls, path: Path, clock: Any, telemetry: Any, map_size: int, compaction: CompactionPolicy | None,
+              sync: bool, readonly: bool, adjacency_cache: int) -> GraphStore:
         shared = acquire(str(path), map_size, readonly, sync)
         try:
             env = shared.env
@@ -140,6 +149,10 @@ class GraphStore(GraphWrites, GraphReads):
         return env
 
     def _read(self, fn: Callable[[GraphView], Any]) -> Any:
+        with lmdb_errors(self.path):
+            return self._read_raw(fn)
+
+    def _read_raw(self, fn: Callable[[GraphView], Any]) -> Any:
         env = self._check_open()
         self._gate.enter()
         try:
@@ -219,6 +232,10 @@ class GraphStore(GraphWrites, GraphReads):
         self._gate.exclusive(lambda: env.set_mapsize(new))
 
     def _write(self, op: Callable[[GraphWriter], Any]) -> Any:
+        with lmdb_errors(self.path):
+            return self._write_raw(op)
+
+    def _write_raw(self, op: Callable[[GraphWriter], Any]) -> Any:
         w = getattr(self._local, "writer", None)
         if w is None:
             return self._write_one(op)
