@@ -23,7 +23,7 @@ def query_text(c: dict) -> str:
 
 
 def patch_summary(patch: str, cap: int = PATCH_CHARS) -> str:
-    """Per file: its path and the enclosing definitions its hunks name; then changed lines, to `cap` chars."""
+    """Per file: its path and the enclosing definitions its hunks name (at most half of `cap`); then changed lines."""
     heads: list[str] = []
     changed: list[str] = []
     path, contexts = None, []
@@ -43,9 +43,13 @@ def patch_summary(patch: str, cap: int = PATCH_CHARS) -> str:
             changed.append(line[0] + " ".join(line[1:].split())[:80])
     if path is not None:
         heads.append(f"{path}" + (f" ({'; '.join(contexts[:3])})" if contexts else ""))
-    text = "; ".join(heads)
+    text = _cut("; ".join(heads), cap // 2)   # leave room for the changed lines themselves
     if changed:
         text += " | " + " / ".join(changed)
+    return _cut(text, cap)
+
+
+def _cut(text: str, cap: int) -> str:
     return text if len(text) <= cap else text[:cap].rsplit(" ", 1)[0] + " ..."
 
 
