@@ -17,7 +17,6 @@ from statistics import fmean
 from typing import Any
 
 from bench.baselines.corpus import ranked_queries
-from bench.baselines.recency import most_recent
 from bench.metrics import ranking_metrics
 from bench.scenario.model import Scenario
 
@@ -29,10 +28,7 @@ def scenario_baselines(scenario: Scenario) -> dict[str, dict[str, float]]:
     """Mean headline metrics of each baseline over the scenario's rankable queries ({} if none)."""
     per: dict[str, list[dict[str, float]]] = {b: [] for b in BASELINES}
     for q in ranked_queries(scenario):
-        depth = max(q.k, 10)
-        runs = {"recency": most_recent(q.pool.order, depth, q.allowed),
-                "bm25": q.pool.index.search(q.query, depth, q.allowed, q.pool.order)}
-        for name, ranked in runs.items():
+        for name, ranked in q.runs.items():
             per[name].append(ranking_metrics(ranked, q.grades, q.k))
     if not per["bm25"]:
         return {}

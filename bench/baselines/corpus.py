@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from bench.baselines.bm25 import BM25Index
+from bench.baselines.recency import most_recent
 from bench.scenario.model import Scenario, Step
 
 MEMORY_TEXT = {"memory_write_structured": "text", "memory_write": "text", "memory-lane_store": "information",
@@ -51,14 +52,19 @@ class Pool:
 
 @dataclass
 class Asked:
-    """A ranked query as the baselines see it: the pool to rank, a filter, and the judgements."""
+    """A ranked query and each baseline's ranking of it, made when it was asked."""
 
     step: Step
-    query: str
-    pool: Pool
-    allowed: Callable[[str], bool]
     grades: dict[str, int]
     k: int
+    runs: dict[str, list[str]]
+
+
+def _rank(step: Step, query: str, pool: Pool, allowed: Callable[[str], bool]) -> Asked:
+    grades, k = step.expect.grades(), step.expect.k
+    depth = max(k, 10)
+    return Asked(step, grades, k, {"recency": most_recent(pool.order, depth, allowed),
+                                   "bm25": pool.index.search(query, depth, allowed, pool.order)})
 
 
 def ranked_queries(scenario: Scenario) -> Iterator[Asked]:
@@ -95,14 +101,13 @@ def ranked_queries(scenario: Scenario) -> Iterator[Asked]:
 
 
 def _asked(step, a, memories, project, files, branch, label) -> Asked | None:
-    grades, k = step.expect.grades(), step.expect.k
     if step.name in MEMORY_QUERIES:
-        return Asked(step, a["query"], memories, lambda d: True, grades, k)
+        return _rank(step, a["query"], memories, lambda d: True)
     if step.name == "project_memory_search":
         if a.get("filtered", True):
             ok = {branch["default"], a.get("branch") or branch["current"]}
-            return Asked(step, a["query"], project, lambda d: label.get(d) in ok, grades, k)
-        return Asked(step, a["query"], project, lambda d: True, grades, k)
+            return _rank(step, a["query"], project, lambda d: label.get(d) in ok)
+        return _rank(step, a["query"], project, lambda d: True)
     if step.name == "project_locate_files":
-        return Asked(step, a["query"], files, lambda d: True, grades, k)
+        return _rank(step, a["query"], files, lambda d: True)
     return None
