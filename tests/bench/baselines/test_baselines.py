@@ -102,3 +102,11 @@ def test_no_rankable_query_means_no_baselines(tmp_path):
     summary = {"quality": {}}
     attach_baselines(summary, scenario(tmp_path, write("a", "x")))
     assert "baselines" not in summary and baseline_columns(summary) == {"bm25": None, "recency": None}
+
+
+def test_table_shows_every_backend_the_baselines_and_the_spread():
+    from bench.baselines.table import table
+    base = {"recency": {"ndcg@10": 0.1}, "bm25": {"ndcg@10": 0.3}}
+    reports = [{"backend": "a", "scenarios": {"s": {"quality": {"ndcg@10": 0.5}, "baselines": base}}},
+               {"backend": "b", "scenarios": {"s": {"quality": {"ndcg@10": 0.2}, "baselines": base}}}]
+    assert table(reports).splitlines()[-1] == "| s | 0.500 | 0.200 | 0.100 | 0.300 | 0.300 |"
