@@ -19,7 +19,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("action", nargs="?", choices=["list", "build"], default="list",
                    help="list (default) or build")
     p.add_argument("data_dir", nargs="?", type=Path, help="build: a history folder in format 2 "
-                   "(commits.jsonl, branch_commits.jsonl, branches.jsonl, blame.jsonl, meta.json)")
+                   "(commits.jsonl, branch_commits.jsonl, branches.jsonl, blame.jsonl, meta.json), or a git "
+                   "repository (extracted first into OUT/data/<name>, blame by `git blame -w`)")
     p.add_argument("--out", type=Path, help="build: folder for the scenario files")
     p.add_argument("--oracle-out", type=Path, help="build: folder for the judgements (default: OUT/oracle_data)")
     p.add_argument("--task", action="append", help="build: only this task (repeatable; default: all)")

@@ -185,3 +185,43 @@ def test_committed_history_scenarios_are_what_the_generator_writes(name, tmp_pat
     for qrels in (tmp_path / "oracle_data").glob("*/qrels.tsv"):
         assert qrels.read_bytes() == (ROOT / "oracle_data" / qrels.parent.name / "qrels.tsv").read_bytes()
     assert len(notes) == len(list(tmp_path.glob("*.jsonl")))
+
+
+def _git(repo, *args):
+    import subprocess
+    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
+                   env={"GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@x", "GIT_COMMITTER_NAME": "a",
+                        "GIT_COMMITTER_EMAIL": "a@x", "GIT_AUTHOR_DATE": "1600000000 +0000",
+                        "GIT_COMMITTER_DATE": "1600000000 +0000", "PATH": "/usr/bin:/bin", "HOME": str(repo)})
+
+
+def test_a_git_repository_is_extracted_with_blame(tmp_path, capsys):
+    extract = __import__(gen.__name__ + ".extract", fromlist=["x"])
+    repo = tmp_path / "demo"
+    (repo / "pkg").mkdir(parents=True)
+    _git(repo, "init", "-q", "-b", "main")
+    (repo / "pkg" / "__init__.py").write_text("")
+    (repo / "pkg" / "a.py").write_text("one\ntwo\nthree\nfour\n")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "Add module a with four lines")
+    (repo / "pkg" / "a.py").write_text("one\ntwo\nthree\nfour\nfive\n")
+    _git(repo, "commit", "-q", "-am", "Append a fifth line")
+    (repo / "pkg" / "a.py").write_text("ONE\ntwo\nthree\nfour\nFIVE\n")
+    _git(repo, "commit", "-q", "-am", "Rewrite the first and last lines")
+    _git(repo, "checkout", "-q", "-b", "feature")
+    (repo / "pkg" / "b.py").write_text("b\n")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "Branch work on b")
+    _git(repo, "checkout", "-q", "main")
+    folder = extract.extract(repo, tmp_path / "data" / "demo")
+    ds = gen.load(folder)
+    first, second, third = (c["sha"] for c in ds.commits)
+    assert ds.blame == {third: {first: 1, second: 1}}
+    assert [b["name"] for b in ds.branches] == ["feature"] and ds.branches[0]["merge_base"] == third
+    assert [c["subject"] for c in ds.branch_commits.values()] == ["Branch work on b"]
+    assert ds.commits[2]["files"] == [{"path": "pkg/a.py", "added": 2, "deleted": 2}]
+    out = tmp_path / "built"
+    assert main(["scenarios", "build", str(repo), "--out", str(out), "--task", "blame"]) == 0
+    assert (out / "data" / "demo" / "blame.jsonl").exists()
+    sc = load_scenario(out / "demo-blame.jsonl", out / "oracle_data")
+    assert [q.expect.grades() for q in sc.queries] == [{common.alias(first): 1, common.alias(second): 1}]

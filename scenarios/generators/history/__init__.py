@@ -3,7 +3,9 @@
     python3 -m bench.cli.main scenarios build scenarios/data/httpx --out scenarios --oracle-out oracle_data
 
 `build` writes `<out>/<data>-<task>.jsonl` for each task and the judgements of
-the ranked ones in `<oracle_out>/<data>-<task>/qrels.tsv`. Deterministic: no
+the ranked ones in `<oracle_out>/<data>-<task>/qrels.tsv`. Given a git
+repository instead of a data folder, it first extracts one into
+`<out>/data/<name>/` (`extract.py`, blame computed with `git blame -w`). Deterministic: no
 randomness, no clock; the same data gives byte-identical files. Nothing here
 imports or reads `reference/`.
 """
@@ -37,8 +39,12 @@ def build(data_dir: str | Path, out: str | Path, oracle_out: str | Path | None =
           tasks: list[str] | None = None, split: str = "scored") -> list[str]:
     """Write the scenarios of `tasks` (default: all; the calibration split has no dedup) and return one note each."""
     from .common import write_outputs
-    ds = load(data_dir)
     out = Path(out)
+    if (Path(data_dir) / ".git").exists():   # a git repository: extract its format-2 folder first
+        from .dataset import dataset_name
+        from .extract import extract
+        data_dir = extract(data_dir, out / "data" / dataset_name(Path(data_dir)))
+    ds = load(data_dir)
     oracle_out = Path(oracle_out) if oracle_out is not None else out / "oracle_data"
     chosen = tasks or [t for t in TASKS if split == "scored" or t in RANKED]
     notes = []
