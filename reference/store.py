@@ -163,6 +163,9 @@ class MemoryStore:
     def list_memories(self, task: str | None = None, context: list[str] | None = None, limit: int = 50,
                       offset: int = 0, where_metadata: dict[str, list] | None = None) -> list[MemoryEntry]:
         self._check_open()
+        for name, value in (("limit", limit), ("offset", offset)):
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 63:
+                raise InvalidArgument(f"{name} must be an integer from 0 to 2**63-1, got {str(value)[:40]}")
         flt = self.memories.filter(task, context, where_metadata=where_metadata)
         with self.telemetry.measure("query", "memory", mode="list") as ev:
             out = self.memories.list(flt, limit, offset)

@@ -25,6 +25,7 @@ BUILTIN: dict[str, str] = {
     "chroma": "bench.backends.chroma.backend:ChromaBackend",
     "jsonl-graph": "bench.backends.jsonl_graph.backend:JsonlGraphBackend",
     "reference-mcp": "bench.backends.reference_mcp.backend:ReferenceMcpBackend",
+    "mcp": "bench.backends.mcp.backend:McpBackend",
 }
 
 

@@ -22,12 +22,16 @@ def run(args: argparse.Namespace) -> int:
         except ImportError as exc:  # an optional backend whose extra is not installed
             print(f"{name:16} unavailable: {exc}")
             continue
-        rows.append((name, cls))
+        variants = getattr(cls, "variants", None)   # one class, many servers (mcp:NAME): list each
+        rows += [(spec, type(spec, (), {"capabilities": caps, "options": ()})) for spec, caps in variants().items()] \
+            if variants else [(name, cls)]
     if args.matrix:
         caps = list(Capability)
-        print("capability".ljust(26) + "".join(n[:12].ljust(13) for n, _ in rows))
+        width = max(len(n) for n, _ in rows) + 2   # whole names: a cut header is unreadable
+        print("capability".ljust(26) + "".join(n.ljust(width) for n, _ in rows))
         for c in caps:
-            print(c.value.ljust(26) + "".join(("yes" if c in cls.capabilities else "-").ljust(13) for _, cls in rows))
+            print(c.value.ljust(26) + "".join(("yes" if c in cls.capabilities else "-").ljust(width)
+                                              for _, cls in rows))
         return 0
     for name, cls in rows:
         opts = f" options: {', '.join(cls.options)}" if cls.options else ""

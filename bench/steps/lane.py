@@ -69,11 +69,32 @@ class ClarifyProbe(LaneFind):
     clarify: bool                           # whether the find must ask for clarification (its last call)
 
 
+class BoostProbe(LaneFind):
+    neutral: str                            # the same find without an intent word (its last call)
+    a: str                                  # aliases of two memories with the same text, different types
+    b: str
+    ratio: float                            # seed's (a/b with the intent word) / (a/b without it)
+
+
+class FeedbackRatioProbe(LaneFind):
+    target: str                             # the memory that got the signal
+    twin: str                               # a memory with the same text and type that did not
+    ratio: float                            # seed's (target/twin after) / (target/twin before)
+
+
+class FloorProbe(LaneFind):
+    empty: bool                             # whether the find must come back empty (its last call)
+
+
 class ScoreLane(BaseModel):
     model_config = ConfigDict(extra="forbid")
     intent: list[FirstProbe] = []
     feedback: list[FeedbackProbe] = []
     clarification: list[ClarifyProbe] = []
+    boost: list[BoostProbe] = []
+    feedback_ratio: list[FeedbackRatioProbe] = []
+    floor: list[FloorProbe] = []
+    tolerance: float = Field(0.02, ge=0, lt=1)  # relative margin of a measured ratio
 
 
 def find_key(a: LaneFind) -> str:
@@ -94,7 +115,8 @@ def lane_find(ctx, a: LaneFind) -> Outcome:
     out = ctx.backend.lane_find(a.query, a.entities, a.limit)
     ids = [r["id"] for r in out["results"]]
     ctx.state.setdefault(_FINDS, {}).setdefault(find_key(a), []).append(
-        {"ranked": [ctx.to_scenario_id(i) for i in ids], "clarify": bool(out["clarification_required"])})
+        {"ranked": [ctx.to_scenario_id(i) for i in ids], "clarify": bool(out["clarification_required"]),
+         "scores": {ctx.to_scenario_id(r["id"]): float(r["score"]) for r in out["results"]}})
     return Outcome(ranked=ids, scores=[r["score"] for r in out["results"]], value=out)
 
 
@@ -141,6 +163,61 @@ def score_memory_lane(ctx, a: ScoreLane) -> Outcome:
     if a.clarification:
         metrics["lane_clarification_accuracy"] = fmean(
             bool(calls(p)) and calls(p)[-1]["clarify"] == p.clarify for p in a.clarification)
+    metrics |= ratio_metrics(a, finds)
     metrics = {k: round(float(v), 6) for k, v in metrics.items()}
     ctx.state.setdefault("metrics", {}).update(metrics)
     return Outcome(value=metrics)
+
+
+def _pair_ratio(call: dict[str, Any] | None, a: str, b: str) -> float | None:
+    """score(a) / score(b) in one find, None when either is missing or b scores 0."""
+    if not call or a not in call["scores"] or b not in call["scores"] or call["scores"][b] <= 0:
+        return None
+    return call["scores"][a] / call["scores"][b]
+
+
+def ratio_metrics(a: ScoreLane, finds: dict[str, list[dict[str, Any]]]) -> dict[str, float]:
+    """Like-with-like probes of seed 004's multiplicative effects (intent boost, feedback) and of its floor.
+
+    A ratio of two same-text memories' scores cancels the similarity and any
+    type weight; dividing by the same ratio without the effect leaves only the
+    effect. `lane_intent_boost_accuracy` / `lane_feedback_accuracy`: the share of
+    probes whose measured effect is within `tolerance` of the seed's;
+    `lane_intent_boost_measured` / `lane_feedback_*_measured`: mean measured effect.
+    """
+    def last(p: LaneFind, query: str | None = None) -> dict[str, Any] | None:
+        q = p if query is None else p.model_copy(update={"query": query})
+        got = finds.get(find_key(q), [])
+        return got[-1] if got else None
+
+    def close(x: float | None, want: float) -> bool:
+        return x is not None and abs(x - want) <= a.tolerance * want
+
+    out: dict[str, float] = {}
+    if a.boost:
+        measured = []
+        for p in a.boost:
+            r1, r0 = _pair_ratio(last(p), p.a, p.b), _pair_ratio(last(p, p.neutral), p.a, p.b)
+            measured.append((r1 / r0 if r1 is not None and r0 else None, p.ratio))
+        out["lane_intent_boost_accuracy"] = fmean(close(m, want) for m, want in measured)
+        boosted = [m for m, want in measured if want > 1 and m is not None]
+        if boosted:
+            out["lane_intent_boost_measured"] = fmean(boosted)
+    if a.feedback_ratio:
+        by_ratio: dict[float, list[float]] = {}
+        hits = []
+        for p in a.feedback_ratio:
+            calls = finds.get(find_key(p), [])
+            r0 = _pair_ratio(calls[0], p.target, p.twin) if len(calls) >= 2 else None
+            r1 = _pair_ratio(calls[-1], p.target, p.twin) if len(calls) >= 2 else None
+            m = r1 / r0 if r1 is not None and r0 else None
+            hits.append(close(m, p.ratio))
+            if m is not None:
+                by_ratio.setdefault(p.ratio, []).append(m)
+        out["lane_feedback_accuracy"] = fmean(hits)
+        for want, ms in by_ratio.items():
+            out[f"lane_feedback_{'helpful' if want > 1 else 'harmful'}_measured"] = fmean(ms)
+    if a.floor:
+        out["lane_floor_accuracy"] = fmean(
+            (c := last(p)) is not None and (not c["ranked"]) == p.empty for p in a.floor)
+    return out

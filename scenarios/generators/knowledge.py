@@ -8,11 +8,12 @@ store, which entities each text names (file paths, the path slugs of seed
 which memory updates, extends, derives from or relates to which, what each
 query should find, and which memories fall in each timeline window.
 
-Planted entities follow the rules of reference/knowledge/README.md as a
-specification: a path names its file and, under `src/features/<f>/`, the
-slug `feature:<f>`; a relative date means the UTC day of the write. Noise
-texts carry things that are not entities (versions, decimals, URLs, "e.g.",
-"and/or", "50/50").
+Planted entities follow the annotation rules in scenarios/README.md
+("Knowledge: synthetic notes"): a path names its file and, under
+`src/features/<f>/`, the slug `feature:<f>` (seed 004 §4.1); a relative date
+means the UTC day of the write. Noise texts carry things that are not
+entities (decimals, URLs, "e.g.", "and/or", "50/50"). How updates,
+extensions and derivations are worded comes from scenarios/spec/knowledge.toml.
 
 Outputs: scenarios/knowledge.jsonl, oracle_data/knowledge/truth.json.
 Deterministic (seeded `random.Random`); rerun and the outputs must not change.
@@ -24,6 +25,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+import tomllib
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -36,8 +38,10 @@ DAY = 86400
 # the vocabulary lives next to this script (run as a script or loaded by path, so no package import)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from knowledge_world import (  # noqa: E402
-    BOOLEAN_FACTS, CHATS, DECISIONS, EXTRA_CLAUSES, EXTRAS, FACT_TEMPLATES, LEARNINGS, MODULES, NOISE, PARAPHRASES,
-    RELATIVE, TEST_NOTES, UPDATE_STYLES, WORLD)
+    BOOLEAN_FACTS, CHATS, DECISIONS, FACT_TEMPLATES, LEARNINGS, MODULES, NOISE, PARAPHRASES, RELATIVE, TEST_NOTES,
+    WORLD)
+
+SPEC = tomllib.loads((ROOT / "scenarios" / "spec" / "knowledge.toml").read_text())
 
 
 def day_of(ts: float) -> str:
@@ -155,7 +159,7 @@ def generate() -> tuple[list[dict], dict]:
     updated, extended = facts[:7], facts[7:11]
     for k, f in enumerate(updated):
         b.tick(rng.choice([1.0, 1.5, 2.0]))
-        alias, style = "u_" + f["alias"][2:], "negated" if f["bool"] else UPDATE_STYLES[k % len(UPDATE_STYLES)]
+        alias, style = "u_" + f["alias"][2:], None if f["bool"] else SPEC["update"][k % len(SPEC["update"])]
         text, ents = update_text(f, style)
         b.write(alias, text, ents)
         b.relate(alias, f["alias"], "updates")
@@ -164,12 +168,12 @@ def generate() -> tuple[list[dict], dict]:
         b.tick(rng.choice([1.0, 1.5]))
         alias = "e_" + f["alias"][2:]
         ents = [f"file:{f['path']}", f"feature:{f['feat']}", f"symbol:{f['sym'].lower()}"]
-        if j % 3 == 0:    # the note restated with a sentence added
-            text, ents = b.texts[f["alias"]] + " " + EXTRAS[j % len(EXTRAS)], b.entities[f["alias"]]
-        elif j % 3 == 1:  # a new note about the same code that adds to it
-            text = f"More on {f['sym']} ({f['path']}): it also {EXTRA_CLAUSES[j % len(EXTRA_CLAUSES)]}."
-        else:             # an addition with no marker and few shared words (the rules are expected to miss it)
-            text = f"{f['sym']} ({f['path']}) writes a metric on every call."
+        style = SPEC["extend"][j % len(SPEC["extend"])]
+        if style.get("restate"):    # the note restated with a sentence added
+            text, ents = b.texts[f["alias"]] + " " + style["suffix"][j % len(style["suffix"])], b.entities[f["alias"]]
+        else:
+            clauses = style.get("clause", [""])
+            text = style["text"].format(sym=f["sym"], path=f["path"], clause=clauses[j % len(clauses)])
         b.write(alias, text, ents)
         b.relate(alias, f["alias"], "extends")
         f["current"] = f["current"] + [alias]
@@ -186,8 +190,8 @@ def generate() -> tuple[list[dict], dict]:
     for k, (fa, fb) in enumerate(pairs):
         b.tick(1.0)
         alias = f"d_{k}"
-        text = (f"Combining {fa['sym']} ({fa['attr']} {fa['v']} {fa['unit']}) with {fb['sym']} "
-                f"({fb['attr']} {fb['v']} {fb['unit']}), therefore both limits must be tuned together.")
+        text = SPEC["derive"]["text"][k % len(SPEC["derive"]["text"])].format(sym_a=fa["sym"], attr_a=fa["attr"], v_a=fa["v"], unit_a=fa["unit"],
+                                             sym_b=fb["sym"], attr_b=fb["attr"], v_b=fb["v"], unit_b=fb["unit"])
         b.write(alias, text, [f"symbol:{fa['sym'].lower()}", f"symbol:{fb['sym'].lower()}"])
         b.relate(alias, fa["alias"], "derives")
         b.relate(alias, fb["alias"], "derives")
@@ -225,25 +229,18 @@ def generate() -> tuple[list[dict], dict]:
     return [header(), *b.steps], truth
 
 
-def update_text(f: dict, style: str) -> tuple[str, list[str]]:
-    """The text of an update and its entities; the styles go from restating to paraphrasing."""
+def update_text(f: dict, style: dict | None) -> tuple[str, list[str]]:
+    """The text of an update and its entities, worded as the spec's `style` says (None: the negated fact)."""
     path_ents = [f"file:{f['path']}", f"feature:{f['feat']}"]
     all_ents = path_ents + [f"symbol:{f['sym'].lower()}"]
-    if style == "negated":
-        return f"{f['sym']} in {f['path']} {f['neg']}.", all_ents
-    same = fact_text(f["tpl"], f["feat"], f["attr"], f["path"], f["sym"], f["v2"], f["unit"])
-    if style == "restated":
-        return same, all_ents
-    if style == "restated_marker":
-        return same.replace(f" {f['v2']} {f['unit']}", f" now {f['v2']} {f['unit']} instead of {f['v']}", 1), all_ents
-    if style == "paraphrase_marker":
-        return (f"{f['sym']} now uses a {f['attr']} of {f['v2']} {f['unit']} instead of {f['v']} ({f['path']}).",
-                all_ents)
-    if style == "paraphrase":
-        return f"Set the {f['attr']} of {f['feat']} to {f['v2']} {f['unit']} in {f['path']}.", path_ents
-    # worded: the change without the new value or any marker (the rules are expected to miss it)
-    return (f"{f['feat'].capitalize()}: we raised the {f['attr']} after the incident; {f['sym']} in {f['path']} "
-            f"reads the new value.", all_ents)
+    if style is None:
+        return SPEC["negated"]["text"].format(sym=f["sym"], path=f["path"], neg=f["neg"]), all_ents
+    if style.get("restate"):
+        text = fact_text(f["tpl"], f["feat"], f["attr"], f["path"], f["sym"], f["v2"], f["unit"])
+    else:
+        text = style["text"].format(Feat=f["feat"].capitalize(), feat=f["feat"], attr=f["attr"], path=f["path"],
+                                    sym=f["sym"], v=f["v"], v2=f["v2"], unit=f["unit"])
+    return text, all_ents if style["names"] == "all" else path_ents
 
 
 def add_fact_query(b: Builder, f: dict, qid: str, ranker: bool = False, paraphrase: bool = False) -> None:

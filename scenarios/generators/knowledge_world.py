@@ -47,9 +47,6 @@ FACT_TEMPLATES = [
     "Checked {path}: {sym} enforces a {attr} of {v} {unit}.",
     "The {attr} for {feat} is {v} {unit} (see {sym} in {path}).",
 ]
-EXTRAS = ["It also logs every change of this value to the audit table.",
-          "Additionally the value is exported to the admin dashboard.",
-          "It is also covered by an integration test in CI."]
 PARAPHRASES = {  # how a user asks without the note's words
     "session token lifetime": "how long does a login session stay valid",
     "limit of failed login attempts": "how many wrong passwords before the account locks",
@@ -70,8 +67,6 @@ PARAPHRASES = {  # how a user asks without the note's words
     "address autocomplete debounce": "delay before address suggestions appear",
     "maximum coupons per order": "how many coupons one order can use",
 }
-UPDATE_STYLES = ["restated", "restated_marker", "paraphrase_marker", "paraphrase", "worded"]
-EXTRA_CLAUSES = ["logs every change of this value to the audit table", "exports the value to the admin dashboard"]
 MODULES = [("shop.billing.stripe_client", "the SDK moved its error classes"),
            ("shop.auth.jwt_utils", "PyJWT 2 renamed the decode options"),
            ("shop.search.query_parser", "the grammar file is not packaged"),

@@ -15,16 +15,20 @@ known from the files touched, packed into `metadata.entity_slugs` as seed 004
 
 Ground truth, all by construction:
 - entity queries ("billing request retries"): the pair's three memories are
-  relevant; with an intent word ("mistake", "decide") the type it names has
+  relevant; with an intent word ("mistake", "decided") the type it names has
   grade 2 and the others grade 1. Topic queries without an entity: every
   memory of the topic. Filtered queries: the topic's memories in the context.
-- intent probes (`memory-lane_find`): "what mistake ... <feature> <topic>"
-  must rank the pair's correction first, "what did we decide ..." its decision.
-- feedback probes: two memories with identical text (so identical similarity
-  to any query) in an entity of their own; the type weights order them
-  (correction 1.0 over learning 0.7; correction 1.0 over decision 0.95). After
-  `harmful` on the correction (x0.5) the learning must lead; after `helpful`
-  on the decision (x1.1) the decision must lead.
+- everything the probes assume is what seed 004 states, read from
+  scenarios/spec/lane.toml (the seed gives no type weights, so no probe
+  relies on any): intent boost probes store one text under two types and
+  find it with and without an intent word; the ratio of the two memories'
+  scores with the word over the ratio without it is the seed's +15% (x1.15)
+  when only the first type is boosted, 1.0 when both or neither are.
+- feedback probes: twins (one type, texts differing in a last word); after
+  `helpful` (x1.10) or `harmful` (x0.50) on one, its score over its twin's,
+  over the same ratio before, is the seed's factor.
+- floor probes: queries that share nothing with any memory come back empty,
+  restatements of a memory do not.
 - clarification probes: "payments" names feature:payments and
   project:payments, "blue" agent:blue-lake and agent:blue-river; the controls
   name one entity exactly.
@@ -39,10 +43,12 @@ from __future__ import annotations
 import json
 import re
 import sys
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "memory-lane"
+SPEC = ROOT / "scenarios" / "spec" / "lane.toml"
 START = 1_767_225_600  # 2026-01-01T00:00:00Z
 
 FEATURES = [("auth", "context:auth", 2), ("billing", "context:billing", 3), ("search", "context:backend", 5),
@@ -76,7 +82,7 @@ TOPICS = {
 }
 TOPIC_ORDER = list(TOPICS)
 INTENTS = {None: ("{f} {p}", None), "mistake": ("what mistake did we make with {f} {p}?", "correction"),
-           "decide": ("what did we decide about {f} {p}?", "decision")}
+           "decided": ("what was decided about {f} {p}?", "decision")}
 CLARIFY_MEMORIES = [
     ("pay_feature", "Payments retries must reuse one idempotency key per charge.", None, ["src/features/payments/charge.ts"]),
     ("pay_project", "The payments service retries webhook deliveries for 24 hours.", ["project:payments"], None),
@@ -87,17 +93,44 @@ CLARIFY_MEMORIES = [
 CLARIFY_PROBES = [("what did we decide about payments retries?", True), ("handoff notes from blue", True),
                   ("project:payments delivery retries", False), ("blue lake handoff notes", False),
                   ("auth session token refresh", False)]
-# (entity dir, shared text, query, first type, second type, signal given to which type)
-FEEDBACK_PAIRS = [
+# Like-with-like probes of seed 004's stated effects (scenarios/spec/lane.toml): the same text stored under
+# two types, so the seed's intent boost is the only difference between the two scores' ratio with and
+# without the intent word. (entity, text, neutral query, intent query, type a, type b)
+BOOST_PAIRS = [
     ("deploy", "Roll back a failed deploy by re-pointing the release symlink, then restart the workers.",
-     "deploy rollback steps", "correction", "learning", "harmful"),
+     "roll back a failed deploy by re-pointing the release symlink",
+     "what mistake did we make when we roll back a failed deploy by re-pointing the release symlink?",
+     "correction", "learning"),
     ("uploads", "Large uploads go through presigned URLs; the API server never buffers the file body.",
-     "uploads presigned urls", "correction", "learning", "harmful"),
+     "large uploads go through presigned urls; the api server never buffers the file body",
+     "what was decided: large uploads go through presigned urls; the api server never buffers the file body?", "decision", "insight"),
     ("reports", "Monthly reports are generated from the read replica after midnight UTC.",
-     "reports generation schedule", "correction", "decision", "helpful"),
+     "monthly reports are generated from the read replica after midnight utc",
+     "how do we usually say monthly reports are generated from the read replica after midnight utc?",
+     "pattern_seed", "workflow_note"),
     ("webhooks", "Webhook signatures are verified with the raw request body before JSON parsing.",
-     "webhooks signature check", "correction", "decision", "helpful"),
+     "webhook signatures are verified with the raw request body before json parsing",
+     "what went wrong: webhook signatures are verified with the raw request body before json parsing?", "gap", "correction"),
+    ("exports", "CSV exports stream rows in batches of one thousand to keep memory flat.",
+     "csv exports stream rows in batches of one thousand to keep memory flat",
+     "what was the mistake: csv exports stream rows in batches of one thousand to keep memory flat?", "learning", "commitment"),
 ]
+# Twins: two memories of one type whose texts differ only in a last word; one gets a signal, the other not.
+# (entity, text, query, type, signal)
+FEEDBACK_TWINS = [
+    ("cron", "Nightly cron jobs run in UTC and log their start and end to the ops channel", "nightly cron jobs utc",
+     "learning", "helpful"),
+    ("idletime", "Idle sessions expire after thirty minutes and the expiry is checked on each request",
+     "idle sessions expire", "insight", "harmful"),
+    ("queues", "The email queue drains in priority order and retries a failed send twice", "email queue priority",
+     "decision", "helpful"),
+    ("flags", "Feature flags are read once per request and cached for its duration", "feature flags per request",
+     "commitment", "harmful"),
+]
+FLOOR_PROBES = [("sourdough starter hydration ratio", True), ("violin bow rosin grades", True),
+                ("tide tables for the harbour", True),
+                ("roll back a failed deploy by re-pointing the release symlink", False),
+                ("idle sessions expire after thirty minutes", False)]
 DISTRACTORS = [
     "The design system uses an 8 pixel spacing grid.", "Release notes are drafted from merged pull request titles.",
     "The office wifi drops video calls around noon.", "Dark mode colours come from the brand palette tokens.",
@@ -163,40 +196,54 @@ def ranking_queries(mems: list[dict]) -> list[dict]:
     return steps
 
 
+def boost(spec: dict, query: str, mtype: str) -> float:
+    """Seed 004 §4.4: the multiplicative boost an intent word of `query` gives `mtype` (1.0 if none)."""
+    words = set(re.findall(r"[a-z_]+", query.lower()))
+    hit = any(mtype in r["types"] and words & set(r["words"]) for r in spec["intent"]["rule"])
+    return spec["intent"]["boost"] if hit else 1.0
+
+
 def lane_steps() -> tuple[list[dict], dict]:
     """Lane-only memories and probes, and the score directive's planted truth."""
     steps: list[dict] = []
-    truth: dict[str, list] = {"intent": [], "feedback": [], "clarification": []}
+    truth: dict = {"clarification": [], "boost": [], "feedback_ratio": [], "floor": []}
     for alias, text, entities, paths in CLARIFY_MEMORIES:
         args = {"information": text, **({"entities": entities} if entities else {}), **({"paths": paths} if paths else {})}
         steps.append({"tool": "memory-lane_store", "as": alias, "args": args})
-    for entity, text, query, top, second, signal in FEEDBACK_PAIRS:
-        for mtype in (top, second):
+    for entity, text, _, _, ta, tb in BOOST_PAIRS:
+        for mtype in (ta, tb):
             steps.append({"tool": "memory-lane_store", "as": f"{entity}_{mtype}",
                           "args": {"information": text, "type": mtype, "paths": [f"src/features/{entity}/index.ts"]}})
+    for entity, text, _, mtype, _ in FEEDBACK_TWINS:
+        for twin in ("a", "b"):
+            steps.append({"tool": "memory-lane_store", "as": f"{entity}_{twin}",
+                          "args": {"information": f"{text} ({twin}).", "type": mtype,
+                                   "paths": [f"src/features/{entity}/index.ts"]}})
     steps.append({"tool": "memory-lane_store", "args": {"information": "Entities need a type.", "entities": ["auth"]},
                   "expect": {"error": "type:name"}})
-    for k, (_, feature, topic) in enumerate(pairs()):
-        intent = list(INTENTS)[k % 3]
-        if intent:
-            template, boosted = INTENTS[intent]
-            find = {"query": template.format(f=feature, p=TOPICS[topic][0]), "limit": 5}
-            steps.append({"tool": "memory-lane_find", "args": find})
-            truth["intent"].append({**find, "first": f"{feature}_{topic}_{boosted}"})
+    spec = tomllib.loads(SPEC.read_text())
+    for entity, _, neutral, query, ta, tb in BOOST_PAIRS:
+        for q in (neutral, query):
+            steps.append({"tool": "memory-lane_find", "args": {"query": q, "limit": 10}})
+        ratio = round(boost(spec, query, ta) / boost(spec, query, tb) / (boost(spec, neutral, ta) / boost(spec, neutral, tb)), 6)
+        truth["boost"].append({"query": query, "limit": 10, "neutral": neutral, "a": f"{entity}_{ta}",
+                               "b": f"{entity}_{tb}", "ratio": ratio})
     for query, clarify in CLARIFY_PROBES:
         find = {"query": query, "limit": 5}
         steps.append({"tool": "memory-lane_find", "args": find, "expect": {"fields": {"clarification_required": clarify}}})
         truth["clarification"].append({**find, "clarify": clarify})
-    for entity, _, query, top, second, signal in FEEDBACK_PAIRS:
-        find = {"query": query, "limit": 5}
-        target = f"{entity}_{top}" if signal == "harmful" else f"{entity}_{second}"
-        after = f"{entity}_{second}" if signal == "harmful" else target
-        steps.append({"tool": "memory-lane_find", "args": find, "expect": {"ids": [f"{entity}_{top}", f"{entity}_{second}"]}})
-        steps.append({"tool": "memory-lane_feedback", "args": {"memory_id": f"${target}", "signal": signal},
+    for entity, _, query, _, signal in FEEDBACK_TWINS:
+        find = {"query": query, "limit": 10}
+        steps.append({"tool": "memory-lane_find", "args": find})
+        steps.append({"tool": "memory-lane_feedback", "args": {"memory_id": f"${entity}_a", "signal": signal},
                       "expect": {"fields": {"state": signal}}})
-        steps.append({"tool": "memory-lane_find", "args": find,
-                      "expect": {"ids": [after, f"{entity}_{top}" if after != f"{entity}_{top}" else f"{entity}_{second}"]}})
-        truth["feedback"].append({**find, "before": f"{entity}_{top}", "after": after})
+        steps.append({"tool": "memory-lane_find", "args": find})
+        truth["feedback_ratio"].append({**find, "target": f"{entity}_a", "twin": f"{entity}_b",
+                                        "ratio": spec["feedback"][signal]})
+    for query, empty in FLOOR_PROBES:
+        steps.append({"tool": "memory-lane_find", "args": {"query": query, "limit": 10}})
+        truth["floor"].append({"query": query, "limit": 10, "empty": empty})
+    truth["tolerance"] = spec["tolerance"]["relative"]
     return steps, truth
 
 
@@ -215,7 +262,7 @@ def inject_steps() -> list[dict]:
 
 def check_queries(queries: list[str]) -> None:
     """Independent check of the entity words: only the planted ambiguous queries may name two entities."""
-    names = [f for f, _, _ in FEATURES] + [e for e, *_ in FEEDBACK_PAIRS] + ["payments", "atlas", "blue"]
+    names = [f for f, _, _ in FEATURES] + [e for e, *_ in BOOST_PAIRS + FEEDBACK_TWINS] + ["payments", "atlas", "blue"]
     planted = {q for q, clarify in CLARIFY_PROBES if clarify} | {q for _, qs in INJECT_SESSIONS for q in qs if "payments" in q}
     for q in queries:
         words = [w for w in re.findall(r"[a-z]+", q.lower()) if len(w) >= 4 or w == "blue"]
@@ -236,11 +283,14 @@ def generate() -> list[dict]:
         "source": "generated by scenarios/generators/memory_lane.py; ground truth from the generator's model",
         "targets": [
             {"metric": "lane_duplicate_injections_per_session", "op": "<=", "value": 0,
-             "source": "seed 004 Phase 5: session recall tracking avoids duplicate injections"},
-            {"metric": "lane_intent_hit_rate", "op": ">=", "value": 1.0,
-             "source": "seed 004 §4.4: intent keywords boost corrections and decisions (planted: must rank first)"},
-            {"metric": "lane_feedback_effect", "op": ">=", "value": 1.0,
-             "source": "seed 004 Phase 5: helpful +10%, harmful -50% (planted pairs must swap)"},
+             "source": "seed 004 Phase 5: session recall tracking avoids duplicate injections",
+             "needs": ["memory-lane_inject"]},
+            {"metric": "lane_intent_boost_accuracy", "op": ">=", "value": 1.0,
+             "source": "seed 004 §4.4: an intent word boosts its types by +15%, multiplicatively (same-text pairs)"},
+            {"metric": "lane_feedback_accuracy", "op": ">=", "value": 1.0,
+             "source": "seed 004 Phase 5: helpful +10%, harmful -50% (same-text twins)"},
+            {"metric": "lane_floor_accuracy", "op": ">=", "value": 1.0,
+             "source": "seed 004 §4.3: adaptive similarity floor (unrelated queries find nothing)"},
             {"metric": "lane_clarification_accuracy", "op": ">=", "value": 1.0,
              "source": "seed 004 Phase 4: clarification required when several entity slugs match"},
         ],

@@ -308,3 +308,11 @@ def test_two_processes_write_to_one_store(tmp_path):
         assert e.key_hash in s.vectors
     assert s.blob.recovered is None and s.vectors.recovered_bytes == 0
     s.close()
+
+
+@pytest.mark.parametrize("kwargs", [{"offset": 2 ** 64}, {"offset": -1}, {"limit": 2 ** 63}, {"offset": True}])
+def test_list_bounds_are_validation_errors_not_overflows(store, kwargs):
+    from reference.memories import InvalidArgument
+
+    with pytest.raises(InvalidArgument, match=next(iter(kwargs))):
+        store.list_memories(**kwargs)

@@ -77,7 +77,8 @@ def test_spread_covers_the_whole_range():
     picked = sorted(sampling.spread(list(range(1000)), 100))
     assert len(picked) == 100 and picked[0] < 10 and picked[-1] > 990
     assert sampling.spread([3, 5], 100) == {3, 5}
-    assert sampling.split_start(100, "scored") == (30, 100) and sampling.split_start(100, "calibration") == (0, 30)
+    assert [sampling.in_split(i, "scored") for i in (0, 1, 9, 10, 11)] == [False, True, True, False, True]
+    assert [sampling.in_split(i, "calibration") for i in (0, 1, 10)] == [True, False, True]
 
 
 def test_blame_truth_is_the_blame_origins_graded_by_lines(ds):
@@ -88,7 +89,7 @@ def test_blame_truth_is_the_blame_origins_graded_by_lines(ds):
         if "id" in step:
             q = next(c for c in ds.work if f"q{c['sha'][:10]}" == step["id"])
             assert step["args"]["query"].startswith(q["subject"])
-            assert pos[q["sha"]] >= math.ceil(0.3 * len(ds.work))        # never in the calibration split
+            assert ds.position(q["sha"]) % 10 != 0                       # never a calibration commit
             judged = {d: g for qid, d, g in qrels if qid == step["id"]}
             expected = {common.alias(o): common.lines_grade(n) for o, n in ds.blame[q["sha"]].items()}
             assert judged == expected and set(judged) <= written
@@ -165,9 +166,9 @@ def test_build_writes_deterministic_files_and_run_reads_them(data, tmp_path, cap
 
 def test_calibration_split_asks_only_early_commits(ds):
     lines, _ = gen.generate(ds, "blame", "calibration")
-    pos = {f"q{c['sha'][:10]}": i for i, c in enumerate(ds.work)}
+    pos = {f"q{c['sha'][:10]}": ds.position(c["sha"]) for c in ds.work}
     assert lines[0]["scenario"] == "toolkit-blame-calibration"
-    assert queries(lines) and all(pos[q["id"]] < math.ceil(0.3 * len(ds.work)) for q in queries(lines))
+    assert queries(lines) and all(pos[q["id"]] % 10 == 0 for q in queries(lines))
 
 
 def test_bad_data_folder_is_a_short_clear_error(tmp_path, capsys):

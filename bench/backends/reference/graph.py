@@ -1,12 +1,17 @@
 """The reference store's LMDB graph layer (reference.graph) behind GraphOps, PolicyOps, SnapshotOps."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from reference.graph import At, GraphStore, SnapshotReader
 
 from bench.backends.ops.graph import GraphOps, PolicyOps, SnapshotOps
 from bench.backends.reference.part import ReferencePart
+
+
+# the MCP server's rule for snapshot names: a name is a file in snapshots/, never a path
+_SNAPSHOT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
 
 def _at(ts: float | None) -> At | None:
@@ -72,6 +77,9 @@ class GraphPart(ReferencePart, GraphOps, PolicyOps, SnapshotOps):
 
     # snapshots -------------------------------------------------------------
     def snapshot_export(self, name: str) -> dict[str, Any]:
+        if not isinstance(name, str) or not _SNAPSHOT_NAME.fullmatch(name):
+            raise ValueError(f"snapshot name {str(name)[:60]!r} is not letters, digits, '.', '_', '-' "
+                             "(at most 128, starting with a letter or digit)")
         path = self.data_dir / "snapshots" / f"{name}.snap"
         path.parent.mkdir(parents=True, exist_ok=True)
         if name in self._snapshots:

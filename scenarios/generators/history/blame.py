@@ -11,17 +11,17 @@ from __future__ import annotations
 
 from .common import NDCG_TARGET, Qrels, alias, header, layout_of, lines_grade, write_step
 from .dataset import Dataset
-from .sampling import split_start, spread
+from .sampling import in_split, spread
 from .texts import MIN_QUERY_CHARS, query_text
 
 
 def build(ds: Dataset, name: str, split: str = "scored") -> tuple[list[dict], Qrels]:
     work, layout = ds.work, layout_of(ds)
     pos = {c["sha"]: i for i, c in enumerate(work)}
-    start, end = split_start(len(work), split)
     truth: dict[int, dict[str, int]] = {}
-    for i in range(start, end):
-        c = work[i]
+    for i, c in enumerate(work):
+        if not in_split(ds.position(c["sha"]), split):
+            continue
         origins = {o: n for o, n in ds.blame.get(c["sha"], {}).items() if o in pos and pos[o] < i}
         if origins and len(query_text(c)) >= MIN_QUERY_CHARS:
             truth[i] = origins

@@ -1,8 +1,8 @@
 """`<data>-branches`: branch isolation with real branch commits (seed 002).
 
 All events (`project.events`) are replayed, switching branch as commits
-arrive. Before each branch commit that is not its branch's first (and is in
-the split, by time), its subject and body are asked on that branch (ranked);
+arrive. Before each branch commit that is not its branch's first (and is not a
+calibration commit), its subject and body are asked on that branch (ranked);
 relevant: the branch's commits recorded so far, grade 2 when one shares a
 file with the commit about to be made, else 1. The same query is asked
 unfiltered (for `branch_precision_unfiltered`). After a branch's last commit,
@@ -20,28 +20,24 @@ from __future__ import annotations
 from .common import Qrels, alias, header
 from .dataset import Dataset
 from .project import Writer, events, placeholder_summary
-from .sampling import split_start, spread
+from .sampling import in_split, spread
 from .texts import MIN_QUERY_CHARS, query_text
 
 SESSION_EVERY, GET_EVERY, FROM_MAIN_EVERY = 25, 150, 3
 PRECISION = {"metric": "branch_precision", "op": ">", "value": 0.95,
              "source": "seed 002 success metrics: context precision > 95% of retrieved chunks match the branch"}
 STORAGE = {"metric": "storage_bytes_per_1000_commits", "op": "<", "value": 10_000_000,
-           "source": "seed 002 success metrics: storage efficiency < 10MB per 1000 commits"}
+           "source": "seed 002 success metrics: storage efficiency < 10MB per 1000 commits", "needs": ["commit"]}
 
 
 def _queries(ds: Dataset, evs: list[dict], split: str) -> dict[int, dict[str, int]]:
-    work = ds.work
-    start, end = split_start(len(work), split)
-    lo = float(work[start]["commit_time"]) if start < len(work) else float("inf")
-    hi = float(work[end]["commit_time"]) if end < len(work) else float("inf")
     done: dict[str, list[dict]] = {}
     truth = {}
     for n, e in enumerate(evs):
         b = e["branch"]
         if b != ds.default_branch:
             earlier = done.setdefault(b, [])
-            if earlier and lo <= e["time"] < hi and len(query_text(e["commit"])) >= MIN_QUERY_CHARS:
+            if earlier and in_split(ds.position(e["sha"]), split) and len(query_text(e["commit"])) >= MIN_QUERY_CHARS:
                 truth[n] = {alias(p["sha"]): 2 if set(p["files"]) & set(e["files"]) else 1 for p in earlier}
             earlier.append(e)
     return {n: truth[n] for n in spread(sorted(truth))}

@@ -13,7 +13,7 @@ from .common import NDCG_TARGET, Qrels, alias, header, layout_of, write_step
 from .dataset import Dataset
 from .layout import hubs
 from .renames import FileHistory
-from .sampling import split_start, spread
+from .sampling import in_split, spread
 from .texts import MIN_QUERY_CHARS, query_text
 
 
@@ -30,7 +30,6 @@ def build(ds: Dataset, name: str, split: str = "scored") -> tuple[list[dict], Qr
     work, layout = ds.work, layout_of(ds)
     touched = touches(work)
     hub = hubs(touched)
-    start, end = split_start(len(work), split)
     by_file: dict[str, list[int]] = defaultdict(list)
     truth: dict[int, dict[int, int]] = {}
     for i, c in enumerate(work):
@@ -38,7 +37,7 @@ def build(ds: Dataset, name: str, split: str = "scored") -> tuple[list[dict], Qr
         for f in touched[i] - hub:
             for j in by_file[f]:
                 grades[j] += 1
-        if start <= i < end and grades and len(query_text(c)) >= MIN_QUERY_CHARS:
+        if in_split(ds.position(c["sha"]), split) and grades and len(query_text(c)) >= MIN_QUERY_CHARS:
             truth[i] = dict(grades)
         for f in touched[i] - hub:
             by_file[f].append(i)

@@ -29,6 +29,13 @@ class Dataset:
     licence: str = ""
     extra: dict = field(default_factory=dict)
 
+    def position(self, sha: str) -> int:
+        """0-based line of a commit in `commits.jsonl`, or in `branch_commits.jsonl` for a branch commit."""
+        if not hasattr(self, "_position"):
+            self._position = {c["sha"]: i for i, c in enumerate(self.branch_commits.values())}
+            self._position.update({c["sha"]: i for i, c in enumerate(self.commits)})
+        return self._position[sha]
+
     @property
     def work(self) -> list[dict]:
         """The default branch's non-merge commits, oldest first: the ones that become memories."""

@@ -14,7 +14,8 @@ from .project import Writer, events, placeholder_summary
 DEDUP_WINDOW = 200
 SESSION_EVERY = 4
 DEDUP = {"metric": "duplicate_rate", "op": "<", "value": 0.05,
-         "source": "seed 002 success metrics: deduplication rate < 5% duplicate documents"}
+         "source": "seed 002 success metrics: deduplication rate < 5% duplicate documents",
+         "needs": ["commit", "project_placeholder"]}
 
 
 def window(ds: Dataset) -> tuple[set[str], list[dict]]:

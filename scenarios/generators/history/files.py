@@ -13,18 +13,17 @@ from __future__ import annotations
 from .common import Qrels, alias, header, layout_of, lines_grade
 from .dataset import Dataset
 from .renames import FileHistory
-from .sampling import split_start, spread
+from .sampling import in_split, spread
 from .texts import MIN_QUERY_CHARS, message, query_text
 
 
 def build(ds: Dataset, name: str, split: str = "scored") -> tuple[list[dict], Qrels]:
     work, layout = ds.work, layout_of(ds)
-    start, end = split_start(len(work), split)
     fh = FileHistory()
     truth: dict[int, dict[str, int]] = {}
     for i, c in enumerate(work):
         live = {f["path"]: f for f in c["files"] if f["path"] in fh.live}
-        if start <= i < end and live and len(query_text(c)) >= MIN_QUERY_CHARS:
+        if in_split(ds.position(c["sha"]), split) and live and len(query_text(c)) >= MIN_QUERY_CHARS:
             truth[i] = {p: lines_grade(None if f.get("added") is None else f["added"] + f["deleted"])
                         for p, f in live.items()}
         fh.apply(c)

@@ -1,30 +1,30 @@
-"""Which commits ask a query: spread evenly over the scored part of the history.
+"""Which commits ask a query: calibration commits never; the rest spread evenly over the whole history.
 
-The first CALIBRATION_SHARE of each history's non-merge default-branch
-commits is the calibration split: no scored query is asked there (a tuning
-script may ask its own; `scenarios build --split calibration` writes them).
-Of the eligible commits in a split, at most QUERY_CAP are asked, taken at
-evenly spaced positions over the whole split (the i-th of Q is at
-floor((i + 0.5) * n / Q)), so every part of the history is queried.
+The project's calibration split (scenarios/README.md, "Calibration split"):
+the default-branch commit at 0-based position i of `commits.jsonl` is a
+calibration commit when i % CALIBRATION_EVERY == 0 (for branch commits, the
+position in `branch_commits.jsonl`). Scored scenarios never ask a query about
+a calibration commit; `scenarios build --split calibration` writes
+`<data>-<task>-calibration` scenarios that ask only about them. Of the
+eligible commits, at most QUERY_CAP are asked, taken at evenly spaced
+positions over all of them (the i-th of Q at floor((i + 0.5) * n / Q)), so
+every part of the history is queried.
 """
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
 
-CALIBRATION_SHARE = 0.3
+CALIBRATION_EVERY = 10
 QUERY_CAP = 150
 SPLITS = ("scored", "calibration")
 
 
-def split_start(n_commits: int, split: str) -> tuple[int, int]:
-    """[start, end) positions (in the non-merge default-branch order) a split's queries come from."""
-    cut = math.ceil(CALIBRATION_SHARE * n_commits)
-    if split == "scored":
-        return cut, n_commits
-    if split == "calibration":
-        return 0, cut
-    raise ValueError(f"unknown split {split!r}; known: {', '.join(SPLITS)}")
+def in_split(position: int, split: str) -> bool:
+    """Whether the commit at this position of its data file may be asked in `split`."""
+    if split not in SPLITS:
+        raise ValueError(f"unknown split {split!r}; known: {', '.join(SPLITS)}")
+    return (position % CALIBRATION_EVERY == 0) == (split == "calibration")
 
 
 def spread(eligible: Sequence[int], cap: int = QUERY_CAP) -> set[int]:

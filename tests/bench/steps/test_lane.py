@@ -25,15 +25,16 @@ def test_memory_lane_scenario_on_reference(tmp_path):
     assert s["checks"]["rate"] == 1.0, s["problems"]
     m = s["metrics"]
     assert m["lane_duplicate_injections_per_session"] == 0.0 and m["lane_injected_memories"] > 0
-    assert m["lane_feedback_effect"] == 1.0 and m["lane_clarification_accuracy"] == 1.0
-    assert 0.0 <= m["lane_intent_hit_rate"] <= 1.0
+    assert m["lane_clarification_accuracy"] == 1.0 and m["lane_floor_accuracy"] == 1.0
+    assert m["lane_intent_boost_accuracy"] == 1.0 and m["lane_feedback_accuracy"] == 1.0
+    assert m["lane_intent_boost_measured"] == 1.15
     assert s["quality"]["queries"] == 24 and s["quality"]["unsupported_queries"] == 0
 
 
 def test_lane_steps_are_unsupported_without_the_capability(tmp_path):
     (sc,) = resolve(["memory-lane"])
     s = run_suite("fts-baseline", [sc], tmp_path).scenarios["memory-lane"]
-    lane_steps = sum(1 for st in sc.steps if st.name.startswith("memory-lane_") or st.name == "score_memory_lane")
+    lane_steps = sum(1 for st in sc.steps if st.name.startswith("memory-lane_"))  # directives are not steps
     assert s["steps"]["unsupported"] == lane_steps > 0 and s["steps"]["error"] == 0
     assert s["quality"]["unsupported_queries"] == 0 and s["quality"]["ndcg@10"] > 0   # plain searches still run
     assert not any(k.startswith("lane_") for k in s["metrics"])
@@ -93,6 +94,48 @@ def test_metric_arithmetic_by_hand(tmp_path):
     assert result.extra_metrics == {"lane_duplicate_injections_per_session": 1.0, "lane_injected_memories": 4,
                                     "lane_intent_hit_rate": round(1 / 3, 6), "lane_feedback_effect": 0.5,
                                     "lane_clarification_accuracy": 0.5}
+
+
+class RatioLane(ScriptedLane):
+    """Scores from a script: memories m1/m2 share a text; feedback and intent change them as scripted."""
+
+    def open(self, data_dir, clock, telemetry):
+        super().open(data_dir, clock, telemetry)
+        self.signal = None
+
+    def lane_feedback(self, memory_id, signal):
+        self.signal = signal
+        return {"state": signal}
+
+    def lane_find(self, query, entities=None, limit=10):
+        scores = {"neutral": (0.8, 0.4), "intent": (0.9 * 1.15, 0.45), "additive": (0.3 + 0.15, 0.15),
+                  "fb": (0.6 * (1.1 if self.signal else 1.0), 0.6), "far": None}[query]
+        if scores is None:
+            return {"results": [], "clarification_required": False}
+        return {"results": [{"id": "m1", "score": scores[0]}, {"id": "m2", "score": scores[1]}],
+                "clarification_required": False}
+
+
+def test_ratio_probes_measure_only_the_stated_effect(tmp_path):
+    stores = [{"tool": "memory-lane_store", "args": {"information": "same"}, "as": t} for t in ("a", "b")]
+    finds = [{"tool": "memory-lane_find", "args": {"query": q}} for q in ("neutral", "intent", "additive", "fb")]
+    finds += [{"tool": "memory-lane_feedback", "args": {"memory_id": "$a", "signal": "helpful"}},
+              {"tool": "memory-lane_find", "args": {"query": "fb"}}, {"tool": "memory-lane_find", "args": {"query": "far"}},
+              {"tool": "memory-lane_find", "args": {"query": "neutral"}}]
+    score = {"directive": "score_memory_lane",
+             "boost": [{"query": "intent", "neutral": "neutral", "a": "a", "b": "b", "ratio": 1.15},
+                       {"query": "additive", "neutral": "neutral", "a": "a", "b": "b", "ratio": 1.15}],
+             "feedback_ratio": [{"query": "fb", "target": "a", "twin": "b", "ratio": 1.1},
+                                {"query": "fb", "target": "a", "twin": "b", "ratio": 0.5}],
+             "floor": [{"query": "far", "empty": True}, {"query": "neutral", "empty": True}]}
+    sc = load_scenario(_scenario(tmp_path, stores + finds + [score]))
+    result = replay(sc, RatioLane(), tmp_path / "w", NullSink())
+    assert all(st.status == "ok" for st in result.steps), result.steps
+    m = result.extra_metrics
+    # multiplicative boost measured 1.15 (hit); +0.15 added to a lower score measures (0.45/0.15)/2 = 1.5 (miss)
+    assert m["lane_intent_boost_accuracy"] == 0.5
+    assert m["lane_feedback_accuracy"] == 0.5 and m["lane_feedback_helpful_measured"] == 1.1
+    assert m["lane_floor_accuracy"] == 0.5
 
 
 def test_generator_is_deterministic_and_matches_the_committed_file():

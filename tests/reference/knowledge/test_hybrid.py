@@ -5,6 +5,7 @@ import pytest
 
 from reference.embed import HashingEmbedder
 from reference.knowledge import KnowledgeError
+from reference.knowledge.hybrid import DECAY_WEIGHT
 
 DAY = 86_400.0
 TEXTS = [
@@ -23,7 +24,7 @@ def test_merge_is_point4_keyword_plus_point6_vector_each_divided_by_its_best(sto
     emb = HashingEmbedder()
     qv = emb.embed([q])[0]
     cos = {i: max(float(emb.embed([t])[0] @ qv), 0.0) for i, t in zip(ids, TEXTS)}
-    decay = 0.7 + 0.3 * math.exp(-1 / 30)
+    decay = (1 - DECAY_WEIGHT) + DECAY_WEIGHT * math.exp(-1 / 30)
     want = {i: decay * (0.4 * kw.get(i, 0) / max(kw.values()) + 0.6 * cos[i] / max(cos.values())) for i in ids}
     want = {i: s for i, s in want.items() if s > 0}
     hits = layer.search(q, limit=10, include_related=False)

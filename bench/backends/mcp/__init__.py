@@ -1,0 +1,1 @@
+"""`mcp:NAME`: any MCP memory server driven over stdio, described by one adapter file."""
