@@ -226,3 +226,10 @@ def test_a_git_repository_is_extracted_with_blame(tmp_path, capsys):
     assert (out / "data" / "demo" / "blame.jsonl").exists()
     sc = load_scenario(out / "demo-blame.jsonl", out / "oracle_data")
     assert [q.expect.grades() for q in sc.queries] == [{common.alias(first): 1, common.alias(second): 1}]
+
+
+def test_the_history_package_passes_the_independence_rule():
+    from .test_independence import violations
+    files = sorted((ROOT / "scenarios" / "generators" / "history").glob("*.py"))
+    assert len(files) >= 10
+    assert not [v for p in files for v in violations(p.read_text(), p.name)]
