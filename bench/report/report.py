@@ -13,6 +13,7 @@ from typing import Any
 
 import pandas as pd
 
+from bench.report.baselines_view import baseline_columns, baseline_markdown
 from bench.report.fingerprint import environment
 from bench.report.score import compute_score
 
@@ -66,6 +67,7 @@ class Report:
             rows.append({
                 "scenario": name,
                 "recall@10": q.get("recall@10"), "ndcg@10": q.get("ndcg@10"), "mrr@10": q.get("mrr@10"),
+                **baseline_columns(s),
                 "checks": f"{s['checks']['passed']}/{s['checks']['total']}" if s["checks"]["total"] else "-",
                 "p50 ms": lat.get("p50"), "p95 ms": lat.get("p95"),
                 "targets": f"{sum(met)}/{len(met)}" if met else "-",
@@ -85,7 +87,7 @@ class Report:
                  f"**codemem-bench score (v{self.score['version']}): {self.score['value']}** "
                  f"— components {self.score['components']}", "", _md_table(df), ""]
         for name, s in self.scenarios.items():
-            lines += [f"## {name}", "", s["description"], ""]
+            lines += [f"## {name}", "", s["description"], "", *baseline_markdown(s, self.backend)]
             if s["targets"]:
                 lines += ["| target | value | met | source |", "|---|---|---|---|"]
                 lines += [f"| {t['metric']} {t['op']} {t['target']} | {_fmt(t['value'])} | "
