@@ -44,6 +44,8 @@ def run_repetition(backend_spec: str, scenarios: list[Scenario], out_dir: Path,
                 sink.close()
             events = [e for e in read_events(tel_path) if e["source"] == "harness"]
             summaries[sc.name] = summarise(result, sc.header, events)
+            if getattr(backend, "surface", None):   # an MCP server: what the agent pays (start-up, tools/list)
+                summaries[sc.name]["surface"] = backend.surface
             samples[sc.name] = latency_samples(events)
     return Repetition(capabilities, summaries, samples)
 

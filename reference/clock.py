@@ -10,6 +10,10 @@ import time
 from datetime import datetime, timezone
 from typing import Protocol, runtime_checkable
 
+# The latest time a store accepts (the end of year 9999, the last `datetime` can show): a time past it
+# is bad input, and one write at, say, 1e308 would order every later, real write "before" it.
+MAX_TS = 253_402_300_799.0
+
 
 @runtime_checkable
 class Clock(Protocol):

@@ -6,6 +6,7 @@ and the client configuration snippet are in reference/mcp_server/README.md.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from reference.mcp_server.cli import add_arguments, config_from_args
 
@@ -18,9 +19,14 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reference.mcp_server.server import serve_stdio  # the mcp package only when serving
+    """Serve; a data folder that cannot be opened is one line on stderr (naming the file) and exit code 2."""
+    from reference.mcp_server.server import StartupError, serve_stdio  # the mcp package only when serving
 
-    serve_stdio(config_from_args(args), log_level=args.log_level)
+    try:
+        serve_stdio(config_from_args(args), log_level=args.log_level)
+    except StartupError as exc:
+        print(f"codemem-bench serve: error: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -7,33 +7,16 @@ is `report.md`; `save(dir)` writes both files.
 from __future__ import annotations
 
 import json
-import platform
-import sys
 from dataclasses import dataclass, field
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from bench.report.fingerprint import environment
 from bench.report.score import compute_score
 
 REPORT_SCHEMA_VERSION = 1
-_PACKAGES = ("codemem-bench", "numpy", "scikit-learn", "hyperscan", "lmdb", "mcp")
-
-
-def _versions() -> dict[str, str]:
-    out = {}
-    for p in _PACKAGES:
-        try:
-            out[p] = version(p)
-        except PackageNotFoundError:
-            out[p] = "absent"
-    return out
-
-
-def environment() -> dict[str, Any]:
-    return {"python": sys.version.split()[0], "platform": platform.platform(), "packages": _versions()}
 
 
 @dataclass
@@ -86,7 +69,7 @@ class Report:
                 "checks": f"{s['checks']['passed']}/{s['checks']['total']}" if s["checks"]["total"] else "-",
                 "p50 ms": lat.get("p50"), "p95 ms": lat.get("p95"),
                 "targets": f"{sum(met)}/{len(met)}" if met else "-",
-                "unsupported": s["steps"]["unsupported"], "problems": s["steps"]["error"] + s["steps"]["failed"],
+                "unsupported": s["steps"]["unsupported"], "problems": problem_count(s),
             })
         return pd.DataFrame(rows)
 
@@ -126,6 +109,13 @@ class Report:
         (out / "report.json").write_text(json.dumps(self.to_dict(), indent=2, sort_keys=True) + "\n")
         (out / "report.md").write_text(self.to_markdown())
         return out / "report.json"
+
+
+def problem_count(s: dict[str, Any]) -> int:
+    """Failed and erroring operations and directives, plus writes the census could not read back."""
+    d = s.get("directives", {})
+    return (s["steps"]["error"] + s["steps"]["failed"] + d.get("error", 0) + d.get("failed", 0)
+            + s.get("census", {}).get("lost", 0))
 
 
 def _fmt(v: Any) -> str:

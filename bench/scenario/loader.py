@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from bench.scenario.model import Expect, Header, Scenario, Step
+from bench.scenario.references import UndefinedReference, check_references
 from bench.steps import STEPS, known_steps
 
 _STEP_KEYS = {"tool", "directive", "args", "as", "id", "category", "expect"}
@@ -32,6 +33,22 @@ def _validate(model: type[BaseModel], data: Any, path: Path, line: int, prefix: 
         raise _fail(path, line, loc or prefix, err["msg"]) from None
 
 
+def _decode(path: Path, lineno: int, raw: bytes) -> str:
+    """A line's text; a byte that is not UTF-8 is an error naming the file, the line and the column."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _fail(path, lineno, "", f"not UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1}); "
+                                      "scenario files are UTF-8 JSON lines") from None
+
+
+def _lines(path: Path):
+    """(line number, text) of every line of a UTF-8 file, read as bytes so a bad byte names its line."""
+    with path.open("rb") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            yield lineno, _decode(path, lineno, raw)
+
+
 def _parse_line(path: Path, lineno: int, text: str) -> dict[str, Any]:
     try:
         obj = json.loads(text)
@@ -50,11 +67,11 @@ def _parse_step(path: Path, lineno: int, obj: dict[str, Any]) -> Step:
     if kind == "tool":
         unknown = sorted(set(obj) - _STEP_KEYS)
         if unknown:
-            raise _fail(path, lineno, unknown[0], f"unknown field (allowed: {', '.join(sorted(_STEP_KEYS))})")
+            raise _fail(path, lineno, unknown[0][:80], f"unknown field (allowed: {', '.join(sorted(_STEP_KEYS))})")
     name = obj[kind]
     spec = STEPS.get(name)
     if spec is None or spec.kind != kind:
-        raise _fail(path, lineno, kind, f"unknown {kind} {name!r}; known: {', '.join(known_steps(kind))}")
+        raise _fail(path, lineno, kind, f"unknown {kind} {str(name)[:80]!r}; known: {', '.join(known_steps(kind))}")
     # a directive's own fields sit beside "directive" on the line; a tool's go in "args"
     raw = obj.get("args", {}) if kind == "tool" else {k: v for k, v in obj.items() if k not in _STEP_KEYS}
     if not isinstance(raw, dict):
@@ -71,15 +88,14 @@ def _parse_step(path: Path, lineno: int, obj: dict[str, Any]) -> Step:
 def load_qrels(path: Path) -> dict[str, dict[str, int]]:
     """Read a TSV of `query_id  item_id  grade` (with a header line) into query -> {item: grade}."""
     out: dict[str, dict[str, int]] = {}
-    with path.open(newline="", encoding="utf-8") as fh:
-        reader = csv.reader(fh, delimiter="\t")
-        header = next(reader, None)
-        if header != ["query_id", "item_id", "grade"]:
-            raise ScenarioError(f"{path}:1: header must be query_id<TAB>item_id<TAB>grade, got {header}")
-        for n, row in enumerate(reader, start=2):
-            if len(row) != 3 or not row[2].lstrip("-").isdigit():
-                raise ScenarioError(f"{path}:{n}: expected 3 tab-separated fields with an integer grade")
-            out.setdefault(row[0], {})[row[1]] = int(row[2])
+    reader = csv.reader((text for _, text in _lines(path)), delimiter="\t")
+    header = next(reader, None)
+    if header != ["query_id", "item_id", "grade"]:
+        raise ScenarioError(f"{path}:1: header must be query_id<TAB>item_id<TAB>grade, got {str(header)[:80]}")
+    for n, row in enumerate(reader, start=2):
+        if len(row) != 3 or not row[2].lstrip("-").isdigit():
+            raise ScenarioError(f"{path}:{n}: expected 3 tab-separated fields with an integer grade")
+        out.setdefault(row[0], {})[row[1]] = int(row[2])
     return out
 
 
@@ -103,21 +119,20 @@ def load_scenario(path: str | Path, oracle_root: str | Path | None = None) -> Sc
     header: Header | None = None
     steps: list[Step] = []
     aliases: set[str] = set()
-    with path.open(encoding="utf-8") as fh:
-        for lineno, text in enumerate(fh, start=1):
-            text = text.strip()
-            if not text or text.startswith("#"):
-                continue
-            obj = _parse_line(path, lineno, text)
-            if header is None:
-                header = _validate(Header, obj, path, lineno, "")  # type: ignore[assignment]
-                continue
-            step = _parse_step(path, lineno, obj)
-            if step.alias:
-                if step.alias in aliases:
-                    raise _fail(path, lineno, "as", f"alias {step.alias!r} is already bound")
-                aliases.add(step.alias)
-            steps.append(step)
+    for lineno, text in _lines(path):
+        text = text.strip()
+        if not text or text.startswith("#"):
+            continue
+        obj = _parse_line(path, lineno, text)
+        if header is None:
+            header = _validate(Header, obj, path, lineno, "")  # type: ignore[assignment]
+            continue
+        step = _parse_step(path, lineno, obj)
+        if step.alias:
+            if step.alias in aliases:
+                raise _fail(path, lineno, "as", f"alias {step.alias[:80]!r} is already bound")
+            aliases.add(step.alias)
+        steps.append(step)
     if header is None:
         raise ScenarioError(f"{path}:1: empty scenario (the first line must be the header)")
     scenario = Scenario(path=path, header=header, steps=steps)
@@ -125,4 +140,8 @@ def load_scenario(path: str | Path, oracle_root: str | Path | None = None) -> Sc
         if oracle_root is None:
             raise ScenarioError(f"{path}:1: oracle: header names oracle {header.oracle!r} but no oracle_data folder was given")
         _attach_oracle(scenario, Path(oracle_root))
+    try:
+        check_references(scenario)
+    except UndefinedReference as exc:
+        raise ScenarioError(str(exc)) from None
     return scenario

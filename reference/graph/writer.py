@@ -16,6 +16,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+from reference.clock import MAX_TS
 from reference.graph import keyspace as ks
 from reference.graph import revlog
 from reference.graph.adjacency import ENTRY_SIZE, TOMBSTONE, AdjList, CompactionPolicy, merge_entries
@@ -95,6 +96,8 @@ class GraphWriter:
             return now
         if isinstance(ts, bool) or not isinstance(ts, (int, float)) or not math.isfinite(ts):
             raise TypeError(f"ts must be finite Unix seconds or None, got {ts!r}")
+        if not 0 <= ts <= MAX_TS:  # one write at 1e308 would refuse every later, real one
+            raise ValueError(f"ts {ts!r} is outside 0..{MAX_TS:.0f} (Unix seconds up to the end of year 9999)")
         if ts < self.last_ts:
             raise TimeWentBackwards(f"ts {ts!r} is before the last recorded write at {self.last_ts!r}")
         return float(ts)

@@ -36,7 +36,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from reference.mcp_server.server import serve_stdio
+    from reference.mcp_server.server import StartupError, serve_stdio
 
     parser = argparse.ArgumentParser(prog="python -m reference.mcp_server",
                                      description="Serve the reference memory store over MCP (stdio).")
@@ -46,7 +46,11 @@ def main(argv: list[str] | None = None) -> int:
         config = config_from_args(args)
     except ValueError as exc:
         parser.error(str(exc))
-    serve_stdio(config, log_level=args.log_level)
+    try:
+        serve_stdio(config, log_level=args.log_level)
+    except StartupError as exc:
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -20,6 +20,7 @@ from reference.mcp_server.config import ServerConfig
 from reference.mcp_server.pattern_folder import PatternSetFolder
 from reference.mcp_server.server_clock import ServerClock, parse_clock
 from reference.mcp_server.telemetry_file import AppendingJsonlSink
+from reference.path_policy import PathPolicy
 from reference.rankers import make_ranker
 from reference.store import MemoryStore
 from reference.telemetry import NullSink, TelemetrySink
@@ -33,7 +34,10 @@ class ServerContext:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.data_dir = Path(config.data_dir).resolve()
-        self.root = Path(config.root).resolve() if config.root is not None else Path.cwd()
+        self.root = Path(config.root).resolve() if config.root is not None else Path.cwd().resolve()
+        # Every path a tool takes goes through this policy (README "Paths"): reads inside the root,
+        # writes by name under the data folder.
+        self.paths = PathPolicy(self.root, self.data_dir)
         self.clock: ServerClock = parse_clock(config.clock)
         self.telemetry: TelemetrySink = AppendingJsonlSink(config.telemetry) if config.telemetry else NullSink()
         # The store redacts with its own PatternSetManager's `pat:secrets` unless told not to;
@@ -42,12 +46,13 @@ class ServerContext:
                                       redact=config.redact)
         try:
             self.patterns = self.store.patterns
-            self.pattern_sets = PatternSetFolder(self.data_dir, self.patterns)
+            self.pattern_sets = PatternSetFolder(self.paths, self.patterns)
             self.pattern_sets.sync()
             self.ranker = make_ranker(config.ranker, self.store)
             # Opened with the store, as the in-process reference backend does, so both leave the
             # same files behind (LMDB opens in well under the seed's 100 ms).
-            self._graph = GraphStore.open(self.data_dir / GRAPH_DIR, clock=self.clock, telemetry=self.telemetry)
+            self._graph = GraphStore.open(self.data_dir / GRAPH_DIR, clock=self.clock, telemetry=self.telemetry,
+                                          redactor=self.store.redactor, redact=config.redact)
         except BaseException:
             self.store.close()
             raise
@@ -56,10 +61,9 @@ class ServerContext:
         self._lock = threading.Lock()
 
     # -- paths and session ------------------------------------------------------
-    def path(self, value: str) -> Path:
-        """A path argument: absolute as given, relative to the server's root otherwise."""
-        p = Path(value).expanduser()
-        return p if p.is_absolute() else self.root / p
+    def path(self, value: str, argument: str = "path", *, within: Path | None = None) -> Path:
+        """A path argument an agent gave, resolved and checked by the path policy (inside the root)."""
+        return self.paths.read(value, argument, within=within)
 
     def set_context(self, scope: str | None, run_id: str | None, task_id: str | None,
                     session_id: str | None) -> None:

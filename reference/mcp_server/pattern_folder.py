@@ -4,7 +4,8 @@
 Several agents share one data folder, each with its own server process, so a
 set one agent loads must reach the others and outlive the process: the server
 writes each loaded definition to `<data>/pattern_sets/<slug>.json` (written to
-a temporary name, then renamed) and, before every pattern tool call, loads the
+a temporary name, then renamed; by name under the data folder, never
+through a symlink: `reference.path_policy`) and, before every pattern tool call, loads the
 files that are new or changed since it last looked (by mtime and size).
 
 A file that fails to load (edited by hand, say) is logged and skipped until it
@@ -19,6 +20,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from reference.path_policy import PathPolicy
 from reference.patterns import PatternError, PatternSet, PatternSetManager
 
 log = logging.getLogger("reference.mcp_server")
@@ -29,8 +31,9 @@ FOLDER = "pattern_sets"
 class PatternSetFolder:
     """Persists `pattern_load` definitions and replays other processes' loads into `manager`."""
 
-    def __init__(self, data_dir: Path, manager: PatternSetManager) -> None:
-        self.path = Path(data_dir) / FOLDER
+    def __init__(self, policy: PathPolicy, manager: PatternSetManager) -> None:
+        self.policy = policy
+        self.path = policy.data_dir / FOLDER
         self.manager = manager
         self._seen: dict[str, tuple[int, int]] = {}
         self._lock = threading.Lock()
@@ -38,9 +41,10 @@ class PatternSetFolder:
     def save(self, definition: dict[str, Any]) -> PatternSet:
         """Compile and install `definition`, then persist it for the other servers."""
         with self._lock:
+            # the file is checked first, so a refused write loads nothing
+            target = self.policy.named_file(FOLDER, str(definition["id"]).split(":", 1)[-1], ".json",
+                                            "pattern_set_id")
             ps = self.manager.load(definition)
-            self.path.mkdir(parents=True, exist_ok=True)
-            target = self.path / f"{ps.id.split(':', 1)[1]}.json"
             tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
             tmp.write_text(json.dumps(definition, sort_keys=True, indent=1) + "\n", encoding="utf-8")
             os.replace(tmp, target)

@@ -15,11 +15,18 @@ from __future__ import annotations
 import importlib
 import logging
 from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import ValidationError
 
+from reference.errors import StoreError
 from reference.mcp_server.context import ServerConfig, ServerContext
-from reference.mcp_server.registry import ToolRegistry
+from reference.mcp_server.error_text import MAX_ERROR_CHARS, clip, validation_text
+from reference.mcp_server.limits import MAX_TOOL_NAME, check_call
+from reference.mcp_server.registry import ArgumentError, ToolRegistry
 from reference.mcp_server.tools import TOOL_MODULES
 
 SERVER_NAME = "codemem-bench"
@@ -28,6 +35,34 @@ INSTRUCTIONS = """Persistent memory for coding work on this repository: structur
 context types), code search over indexed files, Hyperscan pattern scans, an entity graph with point-in-time reads,
 and policy memory (decisions, constraints, procedures). Search memories at the start of a task and write one
 whenever a decision, constraint, assumption or tradeoff comes up; each tool's description says when to call it."""
+
+
+class BoundedServer(MCPServer):
+    """An `MCPServer` that checks argument limits before a call and keeps every error text short.
+
+    Limits (`limits.check_call`) run on the raw JSON before pydantic or the tool
+    see it; a failed call's text is rebuilt from the validation errors
+    (`error_text.validation_text`) or clipped, so no error echoes a huge input."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        label = name if len(name) <= MAX_TOOL_NAME else f"{name[:40]}... ({len(name):,} characters)"
+        try:
+            if self._tool_manager.get_tool(name) is not None:
+                check_call(name, arguments)
+            return await super().call_tool(name, arguments, context)
+        except ArgumentError as exc:
+            raise ToolError(clip(f"Error executing tool {label}: {exc}")) from exc
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError):
+                text = f"Error executing tool {label}: {validation_text(cause)}"
+            elif str(exc).startswith("Unknown tool"):
+                text = f"Unknown tool: {label}"
+            else:
+                text = str(exc)
+            if text == str(exc) and len(text) <= MAX_ERROR_CHARS:
+                raise
+            raise type(exc)(clip(text)) from cause
 
 
 def register_tools(ctx: ServerContext, modules: Iterable[str] = TOOL_MODULES) -> ToolRegistry:
@@ -46,12 +81,42 @@ def build_server(ctx: ServerContext, modules: Iterable[str] = TOOL_MODULES, *,
                  log_level: str = "WARNING") -> MCPServer:
     """An MCPServer exposing every tool of `modules` over the open context."""
     registry = register_tools(ctx, modules)
-    return MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, tools=registry.tools, log_level=log_level)
+    return BoundedServer(SERVER_NAME, instructions=INSTRUCTIONS, tools=registry.tools, log_level=log_level)
+
+
+class StartupError(StoreError):
+    """The server could not open its data folder; the message names the file and the cause."""
+
+
+def open_context(config: ServerConfig) -> ServerContext:
+    """`ServerContext(config)`, with any failure to open the store raised as one short `StartupError`.
+
+    Store errors keep their message (they name the file); a raw SQLite or LMDB
+    error is attributed to the file that library keeps (`tracker.db`, `graph/`)."""
+    import sqlite3
+
+    import lmdb
+
+    data = Path(config.data_dir)
+    try:
+        return ServerContext(config)
+    except StoreError as exc:
+        raise StartupError(clip(f"cannot open the store in {data}: {exc}", 500)) from exc
+    except sqlite3.Error as exc:
+        raise StartupError(f"cannot open the store in {data}: {data / 'tracker.db'}: {clip(str(exc), 200)} "
+                           f"({type(exc).__name__})") from exc
+    except lmdb.Error as exc:
+        raise StartupError(f"cannot open the store in {data}: {data / 'graph'}: {clip(str(exc), 200)} "
+                           f"({type(exc).__name__})") from exc
+    except OSError as exc:
+        raise StartupError(f"cannot open the store in {data}: {clip(str(exc), 300)}") from exc
 
 
 def serve_stdio(config: ServerConfig, *, log_level: str = "WARNING") -> None:
-    """Serve on stdin/stdout until the client disconnects; the store is closed on the way out."""
-    ctx = ServerContext(config)
+    """Serve on stdin/stdout until the client disconnects; the store is closed on the way out.
+
+    `StartupError` if the data folder cannot be opened (before anything is served)."""
+    ctx = open_context(config)
     try:
         server = build_server(ctx, log_level=log_level)
         logging.getLogger("reference.mcp_server").info("serving %s (clock %s)", ctx.data_dir, ctx.clock.spec())

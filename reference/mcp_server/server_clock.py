@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import threading
 
-from reference.clock import LogicalClock, SystemClock
+from reference.clock import MAX_TS, LogicalClock, SystemClock
 
 
 class ClockSpecError(ValueError):
@@ -33,13 +33,16 @@ class ServerClock:
         return self._logical.now() if self._logical is not None else self._system.now()
 
     def set(self, t: float) -> float:
-        """Set the logical clock (never backwards); `ValueError` on a system clock."""
+        """Set the logical clock (never backwards, never past MAX_TS); `ValueError` on a system clock."""
         with self._lock:
-            return self._require().set(_finite("time", t))
+            return self._require().set(_in_range("time", t))
 
     def advance(self, seconds: float) -> float:
         with self._lock:
-            return self._require().advance(_finite("seconds", seconds))
+            clock = self._require()
+            seconds = _finite("seconds", seconds)
+            _in_range("the advanced time", clock.now() + seconds) if seconds > 0 else None
+            return clock.advance(seconds)
 
     def _require(self) -> LogicalClock:
         if self._logical is None:
@@ -56,6 +59,14 @@ def _finite(name: str, value: float) -> float:
     return float(value)
 
 
+def _in_range(name: str, value: float) -> float:
+    value = _finite(name, value)
+    if not 0.0 <= value <= MAX_TS:
+        raise ValueError(f"{name} must be Unix seconds from 0 to {MAX_TS:.0f} (the end of year 9999), "
+                         f"got {value!r}")
+    return value
+
+
 def parse_clock(spec: str) -> ServerClock:
     """`system` or `logical:<unix seconds>` (e.g. `logical:1736935800`)."""
     if spec == "system":
@@ -66,6 +77,7 @@ def parse_clock(spec: str) -> ServerClock:
             start = float(value)
         except ValueError:
             start = math.nan
-        if math.isfinite(start):
+        if math.isfinite(start) and 0.0 <= start <= MAX_TS:
             return ServerClock(start)
-    raise ClockSpecError(f"--clock {spec!r}: expected 'system' or 'logical:<unix seconds>' such as logical:1736935800")
+    raise ClockSpecError(f"--clock {spec[:80]!r}: expected 'system' or 'logical:<unix seconds>' "
+                         f"(0 to {MAX_TS:.0f}) such as logical:1736935800")

@@ -35,9 +35,10 @@ AGENT_PREFIXES = ("claude/", "codex/", "copilot/")   # the branches the GC step 
 PRECISION = {"metric": "branch_precision", "op": ">", "value": 0.95,
              "source": "seed 002 success metrics: context precision > 95% of retrieved chunks match the branch"}
 DEDUP = {"metric": "duplicate_rate", "op": "<", "value": 0.05,
-         "source": "seed 002 success metrics: deduplication rate < 5% duplicate documents"}
+         "source": "seed 002 success metrics: deduplication rate < 5% duplicate documents",
+         "needs": ["commit", "project_placeholder"]}
 STORAGE = {"metric": "storage_bytes_per_1000_commits", "op": "<", "value": 10_000_000,
-           "source": "seed 002 success metrics: storage efficiency < 10MB per 1000 commits"}
+           "source": "seed 002 success metrics: storage efficiency < 10MB per 1000 commits", "needs": ["commit"]}
 
 
 # -- the data and the model ---------------------------------------------------------------

@@ -62,8 +62,12 @@ class ReferenceMcpBackend(McpGraphPart, McpPatternPart, McpKnowledgePart, McpLan
 
     def server_command(self, data_dir: Path, start: float, telemetry: Path) -> list[str]:
         """The serve command line (argv after the Python executable)."""
+        # The harness is the operator here: scenario and contract files name the code to index (a
+        # scenario's fixtures, a test's tmp folder), so the server's root is the whole file system; what
+        # an agent-facing `serve` defaults to (its working directory) is for agents' arguments.
+        # Writes still go only under the data folder, by name.
         args = ["-m", "bench.cli.serve_cmd", "--data", str(data_dir), "--clock", f"logical:{start!r}",
-                "--telemetry", str(telemetry)]
+                "--telemetry", str(telemetry), "--root", Path(data_dir).anchor or "/"]
         return args
 
     def open(self, data_dir: Path, clock: Clock, telemetry: TelemetrySink) -> None:

@@ -3,7 +3,8 @@
 JSON forms: a bare number is Unix seconds (what the harness's graph steps
 pass; seed 003: `diff_since(ts)`), and the forms `reference.graph.At.parse`
 reads: `{"rev": 12}`, `{"ts": 1736935800.0}`, `"rev:12"`, `"ts:1736935800"`.
-A read at Unix time t sees every write stamped <= t.
+A read at Unix time t sees every write stamped <= t. Times must lie in
+`limits.MIN_TS..MAX_TS` and revisions in 0..2^32-1.
 """
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from reference.mcp_server.registry import argument
+from reference.mcp_server.limits import MAX_REV, check_time
+from reference.mcp_server.registry import ArgumentError, argument
 
 AtArg = Annotated[float | str | dict[str, int | float] | None, Field(
     description='Point in time to read at: Unix seconds, {"rev": N}, {"ts": x}, "rev:N" or "ts:X"; '
@@ -27,4 +29,9 @@ def parse_at(name: str, value: Any) -> Any:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         value = {"ts": value}
     with argument(name):
-        return At.parse(value)
+        at = At.parse(value)
+    if at is not None and at.kind == "ts":
+        check_time(name, at.value)
+    elif at is not None and at.kind == "rev" and not (isinstance(at.value, int) and 0 <= at.value <= MAX_REV):
+        raise ArgumentError(name, f"revision {str(at.value)[:40]} is outside 0..{MAX_REV}")
+    return at

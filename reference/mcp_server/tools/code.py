@@ -3,7 +3,8 @@ code_search, symbol_search, register_file.
 
 The seed names them without arguments; the choices here (README): a relative
 `path` or `root` is resolved against the server's `--root` (default: its
-working directory); keys are relative to the index root, which for
+working directory) and every path must resolve, symlinks followed, inside it
+(`reference.path_policy`; a `root` argument narrows, never widens); keys are relative to the index root, which for
 `jit_index_directory` is the directory itself (as the store and the harness
 do); `types` of `jit_search` is any of file, symbol, chunk, memory.
 """
@@ -26,15 +27,17 @@ QueryText = Annotated[str, Field(description="What to look for, in words or as a
 
 
 def register(server: ToolRegistry, ctx: ServerContext) -> None:
-    def root_of(root: str | None) -> Any:
-        return ctx.path(root) if root is not None else ctx.root
+    def file_and_root(path: str, root: str | None) -> tuple[Any, Any]:
+        """(file, index root), both resolved inside the server's root; the file inside the index root."""
+        index_root = ctx.path(root, "root") if root is not None else ctx.root
+        return ctx.path(path, "path", within=index_root), index_root
 
     @server.tool(routing=routing("jit_index_file"))
     def jit_index_file(path: Path_, root: Root = None) -> dict[str, Any]:
         """Index one source file: its record, symbols (Python) and 40-line chunks, all embedded.
 
         An unchanged file is skipped. Returns counts, the file keys and any parse errors."""
-        return ctx.store.index_file(ctx.path(path), root_of(root)).to_dict()
+        return ctx.store.index_file(*file_and_root(path, root)).to_dict()
 
     @server.tool(routing=routing("jit_index_directory"))
     def jit_index_directory(
@@ -43,8 +46,9 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
     ) -> dict[str, Any]:
         """Index every matching file under a directory (hidden folders and __pycache__ skipped).
 
-        Returns counts, file keys, and the files that could not be indexed."""
-        return ctx.store.index_directory(ctx.path(path), glob).to_dict()
+        Returns counts, file keys, and the files that could not be indexed (a symlink that leads
+        outside the directory is one of them)."""
+        return ctx.store.index_directory(ctx.path(path, "path"), ctx.paths.glob(glob, "glob")).to_dict()
 
     @server.tool(routing=routing("jit_search"))
     def jit_search(
@@ -69,4 +73,4 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
     @server.tool(routing=routing("register_file"))
     def register_file(path: Path_, root: Root = None) -> dict[str, Any]:
         """Store a file's text and vector without symbols or chunks (docs, configs). Returns its row."""
-        return ctx.store.register_file(ctx.path(path), root_of(root))
+        return ctx.store.register_file(*file_and_root(path, root))

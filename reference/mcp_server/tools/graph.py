@@ -14,6 +14,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from reference.mcp_server.context import ServerContext
+from reference.mcp_server.limits import check_write_ts
 from reference.mcp_server.registry import ToolRegistry
 from reference.mcp_server.routing import routing
 from reference.mcp_server.tools.at_arg import AtArg, SinceArg, parse_at
@@ -23,7 +24,8 @@ Rel = Annotated[str, Field(description="Relation: defines, references, calls, im
                                        "constrains, decided_for, derived_from, supersedes")]
 RelFilter = Annotated[str | None, Field(description="Only edges of this relation")]
 Payload = Annotated[Any, Field(description="Any JSON value")]
-Ts = Annotated[float | None, Field(description="Write time (Unix seconds); default: now, never before the last write")]
+Ts = Annotated[float | None, Field(description="Write time (Unix seconds); default: now, never before the last write "
+                                              "and at most a day ahead of the server clock")]
 RunId = Annotated[str | None, Field(description="Run id (default: the session's)")]
 TaskId = Annotated[str | None, Field(description="Task id (default: the session's)")]
 
@@ -35,6 +37,7 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
                        payload: Payload = None, scope: Annotated[str | None, Field(description="Scope")] = None,
                        ts: Ts = None, run_id: RunId = None, task_id: TaskId = None) -> dict[str, Any]:
         """Create or overwrite a node (older versions stay readable with `at`). Returns its revision."""
+        ts = check_write_ts("ts", ts, ctx.clock.now())
         rev = ctx.graph().put_node(id, type, payload, scope=scope, ts=ts, run_id=run_id, task_id=task_id)
         return {"id": id, "rev": rev}
 
@@ -48,6 +51,7 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
     def graph_put_edge(src: NodeId, rel: Rel, dst: NodeId, payload: Payload = None, ts: Ts = None,
                        run_id: RunId = None, task_id: TaskId = None) -> dict[str, Any]:
         """Create the edge src -rel-> dst (or replace the payload of the live one). Returns its revision."""
+        ts = check_write_ts("ts", ts, ctx.clock.now())
         rev = ctx.graph().put_edge(src, rel, dst, payload, ts=ts, run_id=run_id, task_id=task_id)
         return {"src": src, "rel": rel, "dst": dst, "rev": rev}
 
@@ -71,12 +75,14 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
     def graph_delete_edge(src: NodeId, rel: Rel, dst: NodeId, ts: Ts = None, run_id: RunId = None,
                           task_id: TaskId = None) -> dict[str, Any]:
         """Delete a live edge (a tombstone; reads `at` earlier revisions still see it). Returns the revision."""
+        ts = check_write_ts("ts", ts, ctx.clock.now())
         return {"rev": ctx.graph().delete_edge(src, rel, dst, ts=ts, run_id=run_id, task_id=task_id)}
 
     @server.tool(routing=routing("graph_supersede"))
     def graph_supersede(new_id: NodeId, old_id: NodeId, payload: Payload = None, ts: Ts = None,
                         run_id: RunId = None, task_id: TaskId = None) -> dict[str, Any]:
         """Mark node old_id as superseded by new_id (both must exist). Returns the revision."""
+        ts = check_write_ts("ts", ts, ctx.clock.now())
         rev = ctx.graph().supersede(new_id, old_id, payload, ts=ts, run_id=run_id, task_id=task_id)
         return {"new_id": new_id, "old_id": old_id, "rev": rev}
 

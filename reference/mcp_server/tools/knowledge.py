@@ -19,6 +19,7 @@ from reference.knowledge import KnowledgeLayer
 from reference.knowledge.decay import calculate_relevance
 from reference.memories import check_memory_id
 from reference.mcp_server.context import ServerContext
+from reference.mcp_server.limits import check_time
 from reference.mcp_server.registry import ToolRegistry, argument
 from reference.mcp_server.routing import routing
 from reference.mcp_server.tools import results
@@ -33,6 +34,13 @@ class TemporalFilter(BaseModel):
     model_config = ConfigDict(extra="forbid")
     after: Time = None
     before: Time = None
+
+
+def check_times(**times: str | float | None) -> None:
+    """Numeric times must be Unix seconds in the server's range (`limits.check_time`)."""
+    for name, value in times.items():
+        if isinstance(value, (int, float)):
+            check_time(name, value)
 
 
 def timeline_row(t: Any, now: float) -> dict[str, Any]:
@@ -62,6 +70,7 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
 
         Returns memories best first: id, score, matchType, components, relatedEntities, relationships."""
         tf = temporalFilter or TemporalFilter()
+        check_times(after=tf.after, before=tf.before)
         hits = layer.search(query, limit=limit, include_related=includeRelated, after=tf.after, before=tf.before,
                             entity_filter=entityFilter, min_relevance=minRelevance)
         return [h.to_dict() for h in hits]
@@ -95,6 +104,7 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
     def oracle_timeline(after: Time = None, before: Time = None,
                         limit: Annotated[int | None, Field(ge=1, le=100_000)] = None) -> list[dict[str, Any]]:
         """Memories by effective date in [after, before), oldest first, with relevance and layer."""
+        check_times(after=after, before=before)
         now = ctx.clock.now()
         return [timeline_row(t, now) for t in layer.timeline(after=after, before=before, limit=limit)]
 

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from reference.mcp_server.context import ServerContext
+from reference.mcp_server.limits import MAX_OFFSET
 from reference.mcp_server.registry import ToolRegistry, argument
 from reference.mcp_server.routing import routing
 from reference.mcp_server.tools import results
@@ -93,7 +94,7 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
         task: Task = None,
         context: Contexts = None,
         limit: Annotated[int, Field(ge=1, le=10_000, description="Maximum entries to return")] = 50,
-        offset: Annotated[int, Field(ge=0, description="Pagination offset")] = 0,
+        offset: Annotated[int, Field(ge=0, le=MAX_OFFSET, description="Pagination offset")] = 0,
     ) -> list[dict[str, Any]]:
         """List memories with optional taxonomy filters, newest first."""
         return [results.memory(e) for e in ctx.store.list_memories(task=task, context=context, limit=limit,

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from reference.mcp_server.context import ServerContext
+from reference.mcp_server.limits import check_write_ts
 from reference.mcp_server.registry import ToolRegistry
 from reference.mcp_server.routing import routing
 from reference.mcp_server.tools.at_arg import AtArg, parse_at
@@ -26,6 +27,7 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
     def policy_put(scope: Scope, namespace: Namespace, key: Key, payload: Payload, ts: Ts = None,
                    run_id: RunId = None, task_id: TaskId = None) -> dict[str, Any]:
         """Set a decision, constraint or procedure (earlier values stay in the history). Returns its revision."""
+        ts = check_write_ts("ts", ts, ctx.clock.now())
         rev = ctx.graph().put_kv(scope, namespace, key, payload, ts=ts, run_id=run_id, task_id=task_id)
         return {"scope": scope, "namespace": namespace, "key": key, "rev": rev}
 
@@ -44,4 +46,5 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
     def policy_delete(scope: Scope, namespace: Namespace, key: Key, ts: Ts = None, run_id: RunId = None,
                       task_id: TaskId = None) -> dict[str, Any]:
         """Retract a policy entry (the history keeps it). Returns the revision."""
+        ts = check_write_ts("ts", ts, ctx.clock.now())
         return {"rev": ctx.graph().delete_kv(scope, namespace, key, ts=ts, run_id=run_id, task_id=task_id)}

@@ -18,6 +18,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from reference.mcp_server.context import ServerContext
+from reference.mcp_server.limits import MAX_SNAPSHOT, check_time
 from reference.mcp_server.registry import ArgumentError, ToolRegistry, argument
 from reference.mcp_server.routing import routing
 from reference.mcp_server.tools import results
@@ -67,7 +68,10 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
         if (path is None) == (files is None):
             raise ArgumentError("path", "give exactly one of path and files")
         if path is not None:
-            lines = ctx.path(path).read_text(encoding="utf-8").splitlines()
+            file = ctx.path(path, "path")
+            if file.stat().st_size > MAX_SNAPSHOT:
+                raise ArgumentError("path", f"the file has {file.stat().st_size:,} bytes; the limit is {MAX_SNAPSHOT:,}")
+            lines = file.read_text(encoding="utf-8").splitlines()
             files = [json.loads(line) for line in lines if line.strip()]
         r = index_snapshot(ctx.store, files)
         return {"files": r.files_indexed, "unchanged": r.files_unchanged, "symbols": r.symbols, "chunks": r.chunks,
@@ -110,7 +114,7 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
         """The post-commit hook: store the commit's memory and bind the placeholders waiting for it."""
         subject, body = parse_message(message)
         parents = (check_sha(parent, "parent"),) if parent else ()
-        when = int(ctx.clock.now()) if time is None else time
+        when = int(ctx.clock.now()) if time is None else int(check_time("time", time))
         w = project.record_commit(CommitInfo(sha, parents, branch or project.current_branch, when, subject, body,
                                              tuple(files or ())))
         return {"memory_id": w.memory_id, "duplicate": w.duplicate, "branch": w.branch, "bound": list(w.bound)}

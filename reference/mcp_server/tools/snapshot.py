@@ -1,7 +1,8 @@
 """Snapshot tools (seed 003 §4.6): export the graph as a read-only mmap file and read it back.
 
 `graph_export_snapshot(name)` writes `<data>/snapshots/<name>.snap` (as the
-reference backend does; `path` instead writes anywhere, an extension).
+reference backend does), and only there: a name, never a caller's path, and a
+symlink in its place is refused, not replaced (`reference.path_policy`).
 `snapshot_get_node` / `snapshot_get_out` / `snapshot_get_in` answer from such
 a file with `SnapshotReader` (mmap alone, no LMDB), so they show the state the
 snapshot froze, whichever server on the folder exported it. A reader is kept
@@ -9,7 +10,6 @@ per name and reopened when the file is replaced.
 """
 from __future__ import annotations
 
-import re
 import threading
 from pathlib import Path
 from typing import Annotated, Any
@@ -18,12 +18,13 @@ from pydantic import Field
 
 from reference.mcp_server.context import ServerContext
 from reference.mcp_server.registry import ArgumentError, ToolRegistry
+from reference.path_policy import PathPolicy
 from reference.mcp_server.routing import routing
 from reference.mcp_server.tools.at_arg import AtArg, parse_at
 from reference.mcp_server.tools.graph import NodeId, RelFilter
 
 SNAPSHOT_DIR = "snapshots"
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+SUFFIX = ".snap"
 
 Name = Annotated[str, Field(description="Snapshot name: the file <data>/snapshots/<name>.snap")]
 
@@ -31,15 +32,17 @@ Name = Annotated[str, Field(description="Snapshot name: the file <data>/snapshot
 class SnapshotShelf:
     """Open `SnapshotReader`s by name, reopened when their file changes."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+    def __init__(self, policy: PathPolicy) -> None:
+        self.policy = policy
         self._open: dict[str, tuple[tuple[int, int], Any]] = {}
         self._lock = threading.Lock()
 
     def path(self, name: str) -> Path:
-        if not _NAME.fullmatch(name):
-            raise ArgumentError("name", f"{name!r} is not a snapshot name (letters, digits, '.', '_', '-')")
-        return self.folder / f"{name}.snap"
+        return self.policy.existing_file(SNAPSHOT_DIR, name, SUFFIX)
+
+    def target(self, name: str) -> Path:
+        """Where `graph_export_snapshot(name)` writes (folder created; symlinks refused)."""
+        return self.policy.named_file(SNAPSHOT_DIR, name, SUFFIX)
 
     def reader(self, name: str) -> Any:
         from reference.graph.snapshot_reader import SnapshotReader
@@ -68,21 +71,17 @@ class SnapshotShelf:
 
 
 def register(server: ToolRegistry, ctx: ServerContext) -> None:
-    shelf = SnapshotShelf(ctx.data_dir / SNAPSHOT_DIR)
+    shelf = SnapshotShelf(ctx.paths)
     ctx.on_close(shelf.close)
 
     @server.tool(routing=routing("graph_export_snapshot"))
     def graph_export_snapshot(
-        name: Annotated[str | None, Field(description="Snapshot name; written to <data>/snapshots/<name>.snap")] = None,
-        path: Annotated[str | None, Field(description="Extension: any file path instead of a name")] = None,
+        name: Annotated[str, Field(description="Snapshot name; written to <data>/snapshots/<name>.snap")],
         at: AtArg = None,
     ) -> dict[str, Any]:
         """Write the graph (now, or at `at`) as a deterministic read-only mmap snapshot; returns its summary."""
-        if (name is None) == (path is None):
-            raise ArgumentError("name", "give exactly one of name and path")
-        target = shelf.path(name) if name is not None else ctx.path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        return ctx.graph().export_snapshot(target, at=parse_at("at", at))
+        when = parse_at("at", at)
+        return ctx.graph().export_snapshot(shelf.target(name), at=when)
 
     @server.tool(routing=routing("snapshot_get_node"))
     def snapshot_get_node(name: Name, id: NodeId) -> dict[str, Any] | None:

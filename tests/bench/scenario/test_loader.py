@@ -55,6 +55,23 @@ def test_bad_json_and_header(tmp_path):
     assert "no such scenario file" in error_of(tmp_path / "missing.jsonl")
 
 
+def test_a_non_utf8_or_binary_file_names_the_file_line_and_byte(tmp_path):
+    p = tmp_path / "t.jsonl"
+    p.write_bytes(json.dumps(HEADER).encode() + b"\n" + b'{"tool": "memory_get", "args": {"memory_id": "caf\xe9"}}\n')
+    assert error_of(p) == f"{p}:2: not UTF-8 (byte 0xe9 at column 50); scenario files are UTF-8 JSON lines"
+    p.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\xff\xd8")
+    assert error_of(p).startswith(f"{p}:1: not UTF-8 (byte 0x89 at column 1)")
+    q = tmp_path / "qrels.tsv"
+    q.write_bytes(b"query_id\titem_id\tgrade\nq1\tm\xff\t1\n")
+    with pytest.raises(ScenarioError, match=r"qrels.tsv:2: not UTF-8 \(byte 0xff at column 5\)"):
+        load_qrels(q)
+
+
+def test_a_huge_unknown_name_is_not_echoed(tmp_path):
+    text = error_of(write(tmp_path, HEADER, {"tool": "x" * 1_000_000}))
+    assert ":2: tool: unknown tool 'xxxx" in text and len(text) < 2_000
+
+
 def test_duplicate_alias(tmp_path):
     step = {"tool": "memory_write_structured", "args": {"text": "x"}, "as": "m"}
     assert ":3: as: alias 'm' is already bound" in error_of(write(tmp_path, HEADER, step, step))
@@ -63,7 +80,7 @@ def test_duplicate_alias(tmp_path):
 def test_oracle_attached_and_checked(tmp_path):
     (tmp_path / "o").mkdir()
     (tmp_path / "o" / "qrels.tsv").write_text("query_id\titem_id\tgrade\nq\tm\t2\n")
-    p = write(tmp_path, {**HEADER, "oracle": "o"},
+    p = write(tmp_path, {**HEADER, "oracle": "o"}, {"tool": "memory_write_structured", "args": {"text": "x"}, "as": "m"},
               {"tool": "memory_search_structured", "args": {"query": "x"}, "id": "q"})
     assert load_scenario(p, tmp_path).queries[0].expect.grades() == {"m": 2}
     (tmp_path / "o" / "qrels.tsv").write_text("query_id\titem_id\tgrade\nq\tm\n")
@@ -91,3 +108,42 @@ def test_history_judgements_only_name_earlier_memories():
             bound.add(s.alias)
     qrels = load_qrels(oracle_dir() / "sqlite-utils-history" / "qrels.tsv")
     assert len(qrels) == len(sc.queries) > 100
+
+
+def test_relevant_ids_must_be_defined_by_a_step(tmp_path):
+    write_m = {"tool": "memory_write_structured", "args": {"text": "x"}, "as": "m"}
+    p = write(tmp_path, HEADER, write_m,
+              {"tool": "memory_search_structured", "args": {"query": "x"}, "expect": {"relevant": ["m", "ghost"]}})
+    assert error_of(p) == f"{p}:3: expect.relevant: id 'ghost' is neither an alias nor an id any step defines (1 such ids)"
+    # ids a step defines without an alias count: a graph node's id, a committed file
+    p = write(tmp_path, HEADER, {"tool": "graph_put_node", "args": {"id": "n1", "type": "t"}},
+              {"directive": "commit", "sha": "a", "message": "m", "files": ["x.py"]},
+              {"tool": "memory_search_structured", "args": {"query": "x"}, "expect": {"relevant": ["n1", "file:x.py"]}})
+    assert load_scenario(p).queries[0].expect.grades() == {"n1": 1, "file:x.py": 1}
+
+
+def test_oracle_judgement_of_an_undefined_id_is_rejected(tmp_path):
+    (tmp_path / "o").mkdir()
+    (tmp_path / "o" / "qrels.tsv").write_text("query_id\titem_id\tgrade\nq\tnobody\t2\n")
+    p = write(tmp_path, {**HEADER, "oracle": "o"}, {"tool": "memory_search_structured", "args": {"query": "x"}, "id": "q"})
+    assert "t.jsonl:2: expect.relevant: id 'nobody'" in error_of(p, tmp_path)
+
+
+def test_aliases_must_be_bound_by_an_earlier_step(tmp_path):
+    later = {"tool": "memory_write_structured", "args": {"text": "x"}, "as": "m"}
+    p = write(tmp_path, HEADER, {"tool": "memory_get", "args": {"memory_id": "$m"}}, later)
+    assert error_of(p) == f"{p}:2: args: alias 'm' is not bound by an earlier step (\"as\")"
+    p = write(tmp_path, HEADER, later,
+              {"tool": "memory_get", "args": {"memory_id": "$m"}, "expect": {"fields": {"id": "$" + "x" * 80}}})
+    assert f"{p}:3: expect.fields: alias '{'x' * 37}...' is not bound" in error_of(p)
+
+
+def test_upper_bound_target_names_its_operations(tmp_path):
+    target = {"metric": "duplicate_rate", "op": "<", "value": 0.05}
+    p = write(tmp_path, {**HEADER, "targets": [target]}, {"directive": "advance_clock", "seconds": 1})
+    assert "targets.0" in error_of(p) and "must name the operations it measures" in error_of(p)
+    p = write(tmp_path, {**HEADER, "targets": [{**target, "needs": ["no_such_step"]}]},
+              {"directive": "advance_clock", "seconds": 1})
+    assert error_of(p) == f"{p}:1: targets.needs: unknown step 'no_such_step' in target 'duplicate_rate'"
+    p = write(tmp_path, {**HEADER, "targets": [{**target, "needs": ["commit"]}]}, {"directive": "advance_clock", "seconds": 1})
+    assert load_scenario(p).header.targets[0].needs == ["commit"]

@@ -60,7 +60,8 @@ def steps() -> list[dict]:
 def write_scenario(folder: Path) -> Path:
     header = {"scenario": "project-mini", "format": 1, "start_time": T0,
               "targets": [{"metric": "branch_precision", "op": ">", "value": 0.95},
-                          {"metric": "duplicate_rate", "op": "<", "value": 0.05}]}
+                          {"metric": "duplicate_rate", "op": "<", "value": 0.05,
+                           "needs": ["commit", "project_placeholder"]}]}
     path = folder / "project-mini.jsonl"
     path.write_text("".join(json.dumps(x) + "\n" for x in [header, *steps()]))
     return path
@@ -79,12 +80,14 @@ def test_reference_replays_the_project_steps(tmp_path):
     assert s["metrics"]["storage_bytes_per_1000_commits"] > 0
     assert all(t["met"] for t in s["targets"])
     assert s["quality"]["recall@10"] == 1.0
+    # the census reads back c1, c2, j1; f1 and p1 were deleted by the GC of feature-fts, not lost
+    assert s["census"] == {"acknowledged": 3, "verified": 3, "lost": 0, "unverifiable": 0}
 
 
 def test_backend_without_the_capability_reports_every_project_step_unsupported(tmp_path):
     scenario = load_scenario(write_scenario(tmp_path))
     s = run_suite("fts-baseline", [scenario], tmp_path / "out").scenarios["project-mini"]
-    project_steps = sum(1 for st in scenario.steps if st.name != "session")
+    project_steps = sum(1 for st in scenario.steps if st.kind == "tool")  # directives are not steps
     assert s["steps"]["unsupported"] == project_steps and s["steps"]["error"] == 0
     assert s["quality"]["ndcg@10"] == 0.0 and not any(t["met"] for t in s["targets"])
 

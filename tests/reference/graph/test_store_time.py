@@ -133,3 +133,13 @@ def test_at_forms():
     for bad in ({"rev": -1}, {"rev": 1.5}, "rev:x", {"ts": float("nan")}, {"when": 1}):
         with pytest.raises(ValueError):
             At.parse(bad)
+
+
+@pytest.mark.parametrize("ts", [1e308, 2.0 ** 64, -1.0])
+def test_a_write_outside_the_time_range_is_refused_and_poisons_nothing(env, ts):
+    g = env.store
+    with pytest.raises(ValueError, match="year 9999"):
+        g.put_node(A, "file", None, ts=ts)
+    assert g.revision() == 0
+    g.put_node(A, "file", None, ts=500.0)   # a real time still works afterwards
+    assert g.get_node(A).created_ts == 500.0

@@ -78,12 +78,12 @@ def test_snapshot_is_written_and_read_back_by_the_independent_reader(served, tmp
     summary = mcp.call("graph_export_snapshot", name="run1")
     path = ctx.data_dir / "snapshots" / "run1.snap"
     assert summary["path"] == str(path) and path.is_file()
-    old = mcp.call("graph_export_snapshot", path=str(tmp_path / "at2.snap"), at={"rev": 2})
+    old = mcp.call("graph_export_snapshot", name="at2", at={"rev": 2})
     with SnapshotReader.open(path) as snap:
         assert snap.get_node(A).payload == {"n": 1}
         assert [(e.rel, e.dst) for e in snap.get_out(A)] == [("defines", C), ("imports", B)]
         assert snap.get_kv("repo", "decision", "k").payload == "v"
-    with SnapshotReader.open(tmp_path / "at2.snap") as snap:
+    with SnapshotReader.open(ctx.data_dir / "snapshots" / "at2.snap") as snap:
         assert [(e.rel, e.dst) for e in snap.get_out(A)] == [("defines", C)]
     assert old["revision"] == 2
 

@@ -66,6 +66,29 @@ def test_a_bad_clock_option_exits_with_a_message(tmp_path):
     assert done.returncode == 2 and "--clock 'soon'" in done.stderr
 
 
+@pytest.mark.parametrize("clock", ["logical:1e308", "logical:-5"])
+def test_a_clock_out_of_range_exits_with_a_message(tmp_path, clock):
+    done = subprocess.run([sys.executable, "-m", "reference.mcp_server", "--data", str(tmp_path), "--clock", clock],
+                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and f"--clock {clock!r}" in done.stderr and "0 to 253402300799" in done.stderr
+
+
+@pytest.mark.parametrize("module", ["bench.cli.serve_cmd", "bench.cli.main serve", "reference.mcp_server"])
+def test_a_corrupt_tracker_db_exits_with_one_line_naming_it(tmp_path, module):
+    data = tmp_path / "data"
+    store = MemoryStore.open(data, clock=LogicalClock(1.0))
+    store.write_memory("hello")
+    store.tracker.checkpoint()
+    store.close()
+    db = data / "tracker.db"
+    db.write_bytes(b"not a database, really" + db.read_bytes()[22:])
+    done = subprocess.run([sys.executable, "-m", *module.split(), "--data", str(data)],
+                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "error: cannot open the store" in done.stderr and "tracker.db" in done.stderr
+
+
 @pytest.mark.slow
 def test_concurrent_server_processes_lose_nothing(tmp_path):
     """4 stdio sessions, each with its own server process on the same folder, write at the same time."""

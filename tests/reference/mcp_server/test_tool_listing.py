@@ -59,7 +59,7 @@ EXPECTED = {
     "project_stats": (set(), set()),
     "project_switch_branch": ({"name"}, {"base", "default"}),
     "project_record_commit": ({"sha", "message"}, {"parent", "files", "branch", "time"}),
-    "graph_export_snapshot": (set(), {"name", "path", "at"}),
+    "graph_export_snapshot": ({"name"}, {"at"}),
     "snapshot_get_node": ({"name", "id"}, set()),
     "snapshot_get_out": ({"name", "src"}, {"rel"}),
     "snapshot_get_in": ({"name", "dst"}, {"rel"}),
