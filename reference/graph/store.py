@@ -93,11 +93,12 @@ class GraphStore(GraphWrites, GraphReads):
         elif not (path / "data.mdb").exists():
             raise NotFound(f"no graph store at {path} (no data.mdb)")
         with lmdb_errors(path):
-            return cls._open(path, clock, telemetry, map_size, compaction, sync, readonly, adjacency_cache)
+            return cls._open(path, clock, telemetry, map_size, compaction, sync, readonly, adjacency_cache,
+                             redactor, redact)
 
     @classmethod
     def _open(cls, path: Path, clock: Any, telemetry: Any, map_size: int, compaction: CompactionPolicy | None,
-              sync: bool, readonly: bool, adjacency_cache: int) -> GraphStore:
+              sync: bool, readonly: bool, adjacency_cache: int, redactor: Any, redact: bool) -> GraphStore:
         shared = acquire(str(path), map_size, readonly, sync)
         try:
             env = shared.env

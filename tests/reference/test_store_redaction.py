@@ -119,22 +119,24 @@ def test_ingest_git_stores_no_secret(tmp_path):
 def mcp_calls(root: Path) -> list[tuple[str, dict]]:
     """One call of every tool that stores caller data, each carrying every planted kind it can."""
     nid = "file:src/" + ONE_LINE[0] + ".py"
+    # one payload entry per planted kind: a payload string may hold at most 512 characters (limits.py)
+    each = {f"k{i}": text for i, (_, text, _) in enumerate(PLANTS)}
     return [
         ("_harness_set_context", {"run_id": "run-password=PLANTEDsess77", "task_id": None}),
-        ("memory_write_structured", {"text": PLANTED_TEXT, "tags": ONE_LINE[:4], "metadata": {"m": PLANTED_TEXT},
+        ("memory_write_structured", {"text": PLANTED_TEXT, "tags": ONE_LINE[:4], "metadata": each,
                                      "insights": ["insight:decision"]}),
         ("memory-lane_store", {"information": PLANTED_TEXT, "entities": ["project:codemem"], "paths": [SECRET_PATH],
                                "tags": ONE_LINE[3:6]}),
         ("jit_index_file", {"path": str(root / "src" / "settings.py")}),
         ("jit_index_directory", {"path": str(root / "src"), "glob": "*.md"}),
         ("register_file", {"path": str(root / "src" / "notes.md")}),
-        ("graph_put_node", {"id": nid, "type": "file", "payload": {"t": PLANTED_TEXT, ONE_LINE[2]: ONE_LINE}}),
+        ("graph_put_node", {"id": nid, "type": "file", "payload": {**each, ONE_LINE[2]: ONE_LINE}}),
         ("graph_put_node", {"id": "file:src/other.py", "type": "file", "payload": {}}),
         ("graph_put_edge", {"src": nid, "rel": "imports", "dst": "file:src/" + ONE_LINE[3],
-                            "payload": {"why": PLANTED_TEXT}}),
-        ("graph_supersede", {"new_id": "file:src/other.py", "old_id": nid, "payload": {"t": PLANTED_TEXT}}),
+                            "payload": each}),
+        ("graph_supersede", {"new_id": "file:src/other.py", "old_id": nid, "payload": each}),
         ("graph_delete_edge", {"src": nid, "rel": "imports", "dst": "file:src/" + ONE_LINE[3]}),
-        ("policy_put", {"scope": "repo", "namespace": "decision", "key": ONE_LINE[4], "payload": {"v": PLANTED_TEXT}}),
+        ("policy_put", {"scope": "repo", "namespace": "decision", "key": ONE_LINE[4], "payload": each}),
         ("policy_put", {"scope": "repo " + ONE_LINE[5], "namespace": "decision", "key": "k", "payload": ONE_LINE}),
         ("policy_delete", {"scope": "repo", "namespace": "decision", "key": ONE_LINE[4]}),
         ("oracle_learn", {"pattern": PLANTED_TEXT, "concepts": ONE_LINE, "source": ONE_LINE[6]}),
