@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from bench.cli.progress import progress_printer
     from bench.compare import TestSettings, build_comparison, run_backends, significant_losses, to_table, write_outputs
     from bench.compare import side_by_side
-    from bench.scenario.suites import project_root, resolve
+    from bench.scenario.suites import reports_dir, resolve
     specs = [s.strip() for s in args.backends.split(",") if s.strip()]
     reference = args.reference or (specs[0] if specs else None)
     if reference is None:
@@ -45,8 +45,9 @@ def run(args: argparse.Namespace) -> int:
     if not scenarios:
         print("codemem-bench compare: nothing to run")
         return 3
-    out = args.out or project_root() / "reports" / "latest" / "compare"
-    reports = run_backends(specs, scenarios, out, args.repeat, progress_printer(args.quiet))
+    out = args.out or reports_dir() / "latest" / "compare"
+    reports = run_backends(specs, scenarios, out, args.repeat,
+                           progress_printer(args.quiet, plan=[len(s.steps) for s in scenarios] * args.repeat * len(specs)))
     comparison = build_comparison(reports, reference, TestSettings(args.seed, args.permutations, args.alpha))
     write_outputs(comparison, reports, scenarios, out)
     agents = _agents(specs, args.agents, out) if args.agents else None

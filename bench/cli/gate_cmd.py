@@ -35,9 +35,9 @@ def run(args: argparse.Namespace) -> int:
     from bench.compare.runner import slug
     from bench.gate import GateOptions, parse_latency, run_gate
     from bench.report import Report
-    from bench.scenario.suites import project_root
+    from bench.scenario.suites import reports_dir
     report = Report.load(args.report)
-    base_path = args.baseline or project_root() / "reports" / "baseline" / slug(report.backend)
+    base_path = args.baseline or reports_dir() / "baseline" / slug(report.backend)
     baseline = Report.load(base_path)
     options = GateOptions(min_effect=args.min_effect, alpha=args.alpha, latency=parse_latency(args.latency),
                           metrics=tuple(m.strip() for m in args.metrics.split(",")) if args.metrics else None,

@@ -24,13 +24,13 @@ def configure(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from bench.cli.progress import progress_printer
     from bench.run import run_suite
-    from bench.scenario.suites import project_root, resolve
+    from bench.scenario.suites import reports_dir, resolve
     scenarios = resolve(args.scenarios, args.suite)
     if not scenarios:
         print("codemem-bench run: nothing to run")
         return 3
-    out = args.out or project_root() / "reports" / "latest" / args.backend.replace(":", "-")
-    report = run_suite(args.backend, scenarios, out, progress_printer(args.quiet), args.keep_data, args.repeat)
+    out = args.out or reports_dir() / "latest" / args.backend.replace(":", "-")
+    report = run_suite(args.backend, scenarios, out, progress_printer(args.quiet, plan=[len(s.steps) for s in scenarios] * args.repeat), args.keep_data, args.repeat)
     path = report.save(out)
     print(report.to_table())
     print(f"report: {path} (and report.md); telemetry: {out / 'telemetry'}")

@@ -44,6 +44,8 @@ def machine() -> dict[str, Any]:
 def git_commit(root: Path | None = None) -> str:
     """`git rev-parse HEAD` of the project (with `+dirty` for uncommitted changes), or "unknown"."""
     root = root or Path(__file__).resolve().parents[2]
+    if not (root / ".git").exists():   # an installed wheel: site-packages may sit inside some other repository
+        return "unknown"
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True,
                               timeout=5, check=True).stdout.strip()

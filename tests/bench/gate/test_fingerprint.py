@@ -36,3 +36,15 @@ def test_machine_differences_name_each_field_that_differs():
         "cpu_model AMD EPYC vs Intel(R) Xeon(R) Platinum 8375C CPU @...", "cpu_count 2 vs 8"]
     assert machine_differences({"machine": M}, {}) == ["no machine fingerprint in the baseline"]
     assert machine_differences({}, {}) == ["no machine fingerprint in the report and the baseline"]
+
+
+def test_an_installed_copy_inside_another_repository_does_not_report_that_repositorys_commit(tmp_path):
+    import subprocess
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@x",
+           "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True, env=env)
+    subprocess.run(["git", "-C", str(tmp_path), "commit", "-q", "--allow-empty", "-m", "x"], check=True, env=env)
+    site = tmp_path / "venv" / "site-packages"
+    site.mkdir(parents=True)
+    assert git_commit(tmp_path) not in ("unknown", "")       # the checkout root itself: its HEAD
+    assert git_commit(site) == "unknown"
