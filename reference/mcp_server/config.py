@@ -15,3 +15,4 @@ class ServerConfig:
     ranker: str = "galaxybrain"      # reference.rankers name answering memory searches
     redact: bool = True              # run the pat:secrets Redactor on every write
     telemetry: Path | None = None    # append store telemetry (JSON lines) here
+    tools: str = "all"               # tool profile(s), profiles.py; the command line's default is "core"

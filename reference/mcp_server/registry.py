@@ -30,6 +30,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import ConfigDict
 
 from reference.errors import StoreError
+from reference.mcp_server.tools.results import with_strings
 
 log = logging.getLogger("reference.mcp_server")
 
@@ -69,7 +70,7 @@ def _translated(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     def call(**kwargs: Any) -> Any:
         try:
-            return fn(**kwargs)
+            return with_strings(fn(**kwargs))
         except (ToolError, MCPError):
             raise
         except EXPECTED as exc:
