@@ -25,6 +25,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="base of relative paths in the jit_* tools (default: the working directory)")
     p.add_argument("--ranker", default="galaxybrain", metavar="NAME",
                    help="ranker answering memory searches (reference.rankers; default: galaxybrain)")
+    p.add_argument("--no-follow-git", dest="follow_git", action="store_false",
+                   help="keep project memory's current branch where project_switch_branch put it (default: "
+                        "follow the branch checked out in --root's git repository at each call)")
     p.add_argument("--no-redact", dest="redact", action="store_false",
                    help="do not redact secrets (pat:secrets) on the write path")
     p.add_argument("--telemetry", type=Path, default=None, metavar="FILE",
@@ -37,7 +40,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     parse_clock(args.clock)
     modules_for(args.tools)
     return ServerConfig(data_dir=args.data, clock=args.clock, root=args.root, ranker=args.ranker,
-                        redact=args.redact, telemetry=args.telemetry, tools=args.tools)
+                        redact=args.redact, telemetry=args.telemetry, tools=args.tools,
+                        follow_git=args.follow_git)
 
 
 def main(argv: list[str] | None = None) -> int:
