@@ -92,6 +92,7 @@ class Front:
             if init is not None:
                 self.version, self.init_id, self.sent_init = str(params["protocolVersion"]), msg["id"], init
                 self.answer(msg["id"], init)
+                log.info("answered initialize (%s) from tool_listing.json", self.version)
             return False                                    # the real server needs the handshake too
         if method == "tools/list" and self.version is not None and not (isinstance(params, dict)
                                                                        and params.get("cursor")):
@@ -122,7 +123,10 @@ def serve_stdio(config: ServerConfig, *, log_level: str = "WARNING") -> None:
 
     `StartupError` if the data folder cannot be opened (nothing else is served then)."""
     listing = load(server_modules(config))
+    # Plain stderr lines; the SDK's own logging set-up (rich) then finds logging configured and adds nothing.
+    logging.basicConfig(level=log_level, format="%(message)s", stream=sys.stderr)
     if listing is None:
+        log.info("tool_listing.json is missing, stale or disabled: serving without it")
         from reference.mcp_server.server import serve_streams
 
         serve_streams(config, log_level=log_level)

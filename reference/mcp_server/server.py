@@ -93,8 +93,6 @@ def open_context(config: ServerConfig) -> ServerContext:
     error is attributed to the file that library keeps (`tracker.db`, `graph/`)."""
     import sqlite3
 
-    import lmdb
-
     data = Path(config.data_dir)
     try:
         return ServerContext(config)
@@ -102,9 +100,6 @@ def open_context(config: ServerConfig) -> ServerContext:
         raise StartupError(clip(f"cannot open the store in {data}: {exc}", 500)) from exc
     except sqlite3.Error as exc:
         raise StartupError(f"cannot open the store in {data}: {data / 'tracker.db'}: {clip(str(exc), 200)} "
-                           f"({type(exc).__name__})") from exc
-    except lmdb.Error as exc:
-        raise StartupError(f"cannot open the store in {data}: {data / 'graph'}: {clip(str(exc), 200)} "
                            f"({type(exc).__name__})") from exc
     except OSError as exc:
         raise StartupError(f"cannot open the store in {data}: {clip(str(exc), 300)}") from exc
