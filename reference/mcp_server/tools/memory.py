@@ -58,8 +58,9 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
         tags and metadata are redacted before anything is stored.
         Returns the memory entry with id, key_hash (and key_hash_str) and metadata.
         """
+        keys = key_hash.parse_list(symbol_keys, "symbol_keys")
         entry = ctx.store.write_memory(text, task=task, insights=insights, context=context,
-                                       symbol_keys=key_hash.parse_list(symbol_keys, "symbol_keys"), tags=tags, metadata=metadata)
+                                       symbol_keys=keys, tags=tags, metadata=metadata)
         return results.memory(entry)
 
     @server.tool(routing=routing("memory_search_structured"))
