@@ -111,7 +111,7 @@ def test_argument_types_follow_the_seed_signatures(shared):
     limit = s["memory_list_structured"]["properties"]
     assert (limit["limit"]["default"], limit["offset"]["default"]) == (50, 0)
     assert s["pattern_load"]["properties"]["patterns"] == {
-        "type": "array", "items": {"type": "string"}, "title": "Patterns",
+        "type": "array", "items": {"type": "string"},   # no generated "title" (it repeats the name)
         "description": s["pattern_load"]["properties"]["patterns"]["description"]}
 
 
