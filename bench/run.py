@@ -8,6 +8,7 @@ from pathlib import Path
 from reference.telemetry import JsonlSink, read_events
 
 from bench.backends.registry import create_backend
+from bench.baselines import attach_baselines
 from bench.replay import replay
 from bench.report import Report
 from bench.report.repetitions import Repetition, combine, latency_samples
@@ -44,6 +45,9 @@ def run_repetition(backend_spec: str, scenarios: list[Scenario], out_dir: Path,
                 sink.close()
             events = [e for e in read_events(tel_path) if e["source"] == "harness"]
             summaries[sc.name] = summarise(result, sc.header, events)
+            attach_baselines(summaries[sc.name], sc)
+            if getattr(backend, "surface", None):   # an MCP server: what the agent pays (start-up, tools/list)
+                summaries[sc.name]["surface"] = backend.surface
             samples[sc.name] = latency_samples(events)
     return Repetition(capabilities, summaries, samples)
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from reference.clock import Clock
+from reference.errors import StoreError
 from reference.telemetry import TelemetrySink
 
 from bench.backends.capabilities import Capability
@@ -47,6 +48,9 @@ class Backend:
     name: ClassVar[str] = ""
     capabilities: ClassVar[frozenset[Capability]] = frozenset()
     options: ClassVar[tuple[str, ...]] = ()   # accepted values of `option`, empty = none
+    # exceptions meaning "this backend refuses this input"; any other exception a call raises
+    # is reported as a backend or harness bug (bench/replay/README.md)
+    input_errors: ClassVar[tuple[type[Exception], ...]] = (StoreError, ValueError)
 
     def __init__(self, option: str | None = None) -> None:
         if option is not None and option not in self.options:

@@ -3,6 +3,7 @@
 Each cell of a non-reference backend shows its value and the difference from the
 reference; `*` marks a difference that is significant at the comparison's alpha
 (after Holm's correction), `↑`/`↓` in the metric column says which way is better.
+Quality differences are over the queries both backends ran (`queries_ran` shows how many).
 """
 from __future__ import annotations
 
@@ -53,6 +54,10 @@ def to_table(comparison: dict[str, Any]) -> str:
     for name, sc in comparison["scenarios"].items():
         out += ["", f"== {name} ({sc['queries']} queries)",
                 rows_frame(_scenario_rows(sc), backends).to_string(index=False)]
+        excluded = sc.get("latency_steps", {}).get("excluded", {})
+        if excluded:
+            out.append(f"latency leaves out {len(excluded)} step type(s) not run by every backend alike: "
+                       f"{', '.join(list(excluded)[:5])}{' ...' if len(excluded) > 5 else ''}")
     return "\n".join(out)
 
 
@@ -69,7 +74,9 @@ def to_markdown(comparison: dict[str, Any]) -> str:
     lines = [f"# codemem-bench comparison: {', '.join(f'`{b}`' for b in backends)}", "",
              f"Reference: `{comparison['reference']}`. Each cell of another backend shows its value and the "
              "difference from the reference, with the Holm-corrected p-value; `*` marks a significant "
-             f"difference at alpha {t['alpha']}. ↑ higher is better, ↓ lower is better.", "",
+             f"difference at alpha {t['alpha']}. ↑ higher is better, ↓ lower is better. A quality value is the "
+             "mean over the queries that backend ran; its difference and test are over the queries both ran "
+             "(`queries_ran`: the share each ran).", "",
              f"- quality: {t['quality']} (seed {t['seed']}, {t['permutations']} permutations when not exact)",
              f"- latency: {t['latency']}", "",
              "| backend | codemem-bench score |", "|---|---|",
@@ -83,6 +90,11 @@ def to_markdown(comparison: dict[str, Any]) -> str:
             lines += [f"#### Category `{cat}`", "", _md(rows_frame(rows, backends, True)), ""]
         lines += ["### Checks, coverage, storage", "", _md(rows_frame(sc["scenario"], backends)), ""]
         if sc["latency"]:
-            lines += ["### Latency (ms; medians over repetitions)", "",
+            lines += ["### Latency (ms)", "", "Percentiles of the per-step samples (all repetitions) of the "
+                      "tool step types every backend ran; each percentile has its own test.", "",
                       _md(rows_frame(sc["latency"], backends, True)), ""]
+        excluded = sc.get("latency_steps", {}).get("excluded", {})
+        if excluded:
+            lines += ["Left out of latency (not run by every backend alike): " +
+                      "; ".join(f"`{k}` ({v})" for k, v in excluded.items()), ""]
     return "\n".join(lines)

@@ -2,10 +2,12 @@
 
 Layout under the export folder: `<scenario>/qrels` (lines `qid 0 docid grade`, from the
 scenario's judgements) and `<scenario>/<backend>.run` (lines `qid Q0 docid rank score tag`,
-from the report's per-query `retrieved` lists). A report keeps only each query's top k, so
-the run holds at most k documents per query; repeated ids are dropped (the metrics count an
-id once, at its best rank); the score is n - rank + 1 so scores strictly decrease with rank
-and no tie can reorder them. A query with nothing retrieved has no run line (score it as
+from the report's per-query `retrieved` lists, which are in the backend's own order). A report
+keeps only each query's top k, so the run holds at most k documents per query; repeated ids
+are dropped (the metrics count an id once, at its best rank). Ranks follow the backend's
+order, and the score column is n - rank + 1, not the backend's score: trec_eval and ranx
+re-sort a run by score, so scores that strictly decrease with rank make them grade the order
+the backend returned (as the harness does), with no tie to reorder. A query with nothing retrieved has no run line (score it as
 empty, e.g. ranx `make_comparable=True`). Query ids repeated in a scenario get `~2`, `~3`.
 Whitespace and `%` in ids are percent-encoded, since TREC files split on whitespace.
 """

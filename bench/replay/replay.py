@@ -6,10 +6,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from reference.clock import LogicalClock
-from reference.errors import StoreError
 from reference.telemetry import TelemetryEvent, TelemetrySink
 
 from bench.backends.interface import Backend, Unsupported
+from bench.replay.census import Census
 from bench.replay.checks import evaluate, evaluate_error, pair_metrics, score_ranking, zero_metrics
 from bench.replay.context import AliasError, ReplayContext
 from bench.replay.results import CheckResult, QueryResult, ScenarioResult, StepRecord
@@ -17,10 +17,6 @@ from bench.scenario.model import Scenario, Step
 from bench.steps import STEPS
 
 Progress = Callable[[int, int], None]
-
-# Errors that mean "the backend refused this input"; anything else is a harness
-# or backend bug and is reported with its type so it can be told apart.
-_INPUT_ERRORS = (StoreError, ValueError, KeyError, TypeError, AliasError)
 
 
 def _emit(sink: TelemetrySink, ctx: ReplayContext, scenario: Scenario, step: Step, op: str,
@@ -56,6 +52,38 @@ def _unsupported(ctx: ReplayContext, scenario: Scenario, step: Step, sink: Telem
     _emit(sink, ctx, scenario, step, STEPS[step.name].op, None, None, "unsupported")
 
 
+def _refused(ctx: ReplayContext, exc: Exception) -> bool:
+    """Whether `exc` is the backend refusing its input (its declared `input_errors`), not a bug."""
+    return isinstance(exc, ctx.backend.input_errors) and not isinstance(exc, AliasError)
+
+
+def _raised(ctx: ReplayContext, scenario: Scenario, step: Step, sink: TelemetrySink, result: ScenarioResult,
+            exc: Exception, latency: float) -> None:
+    """Grade a step that raised: an expected refusal passes; anything else fails every check it carries."""
+    refused = _refused(ctx, exc)
+    message = f"{type(exc).__name__}: {_short(str(exc))}"
+    if not refused:
+        message = f"backend or harness bug: {message}"
+    expected = step.expect is not None and step.expect.error not in (None, False)
+    if expected and refused:
+        checks = evaluate_error(step.expect, str(exc)) or []
+    else:
+        why = f"raised {message}" if not expected else f"expected a refusal, got {message}"
+        # a step with neither a check nor a ranked query (a write, a directive) still fails one
+        ranked_query = step.expect is not None and step.expect.relevant is not None
+        names = _check_names(step.expect) or ([] if ranked_query else ["raised"])
+        checks = [CheckResult(name, False, why) for name in names]
+    status = "ok" if checks and all(c.passed for c in checks) else ("failed" if refused else "error")
+    result.steps.append(StepRecord(step.line, step.name, step.kind, status, latency, message, checks))
+    if step.expect is not None and step.expect.relevant is not None:
+        result.queries.append(_query_record(step, zero_metrics(step.expect), [], False))
+    _emit(sink, ctx, scenario, step, STEPS[step.name].op, latency, None, status)
+
+
+def _short(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _run_step(ctx: ReplayContext, scenario: Scenario, step: Step, sink: TelemetrySink,
               result: ScenarioResult) -> None:
     spec = STEPS[step.name]
@@ -70,28 +98,39 @@ def _run_step(ctx: ReplayContext, scenario: Scenario, step: Step, sink: Telemetr
     except Unsupported as exc:  # a capability only some arguments need (filters, ...)
         _unsupported(ctx, scenario, step, sink, result, exc.capability.value)
         return
-    except _INPUT_ERRORS as exc:
+    except Exception as exc:  # noqa: BLE001 - every failure is graded, none may crash the run
         latency = (time.perf_counter() - t0) * 1000
-        message = f"{type(exc).__name__}: {exc}"
-        checks = evaluate_error(step.expect, str(exc))
-        status = "ok" if checks and all(c.passed for c in checks) else ("failed" if checks else "error")
-        result.steps.append(StepRecord(step.line, step.name, step.kind, status, latency, message, checks or []))
-        if step.expect is not None and step.expect.relevant is not None:
-            result.queries.append(_query_record(step, zero_metrics(step.expect), [], False))
-        _emit(sink, ctx, scenario, step, spec.op, latency, None, status)
+        _raised(ctx, scenario, step, sink, result, exc, latency)
         return
     latency = (time.perf_counter() - t0) * 1000
     if step.alias and outcome.created_id is not None:
         ctx.aliases[step.alias] = outcome.created_id
     ctx.state["step_name"] = step.name
-    checks = evaluate(ctx, step.expect, outcome) if step.expect is not None else []
-    if step.expect is not None and step.expect.relevant is not None:
-        metrics, retrieved = score_ranking(ctx, step.expect, outcome)
-        result.queries.append(_query_record(step, metrics, retrieved, False))
+    ctx.state["census"].record(ctx, step.line, step.name, spec.op, step.kind, args, outcome)
+    try:
+        checks = evaluate(ctx, step.expect, outcome) if step.expect is not None else []
+        query = score_ranking(ctx, step.expect, outcome) if step.expect is not None and step.expect.relevant else None
+    except Exception as exc:  # noqa: BLE001 - e.g. an expect clause naming an unbound alias
+        _raised(ctx, scenario, step, sink, result, exc, latency)
+        return
+    if query is not None:
+        result.queries.append(_query_record(step, query[0], query[1], False))
     status = "failed" if any(not c.passed for c in checks) else "ok"
     message = "; ".join(f"{c.name}: {c.detail}" for c in checks if not c.passed)
     result.steps.append(StepRecord(step.line, step.name, step.kind, status, latency, message, checks))
     _emit(sink, ctx, scenario, step, spec.op, latency, outcome.created_id, status)
+
+
+def _take_census(census: Census, backend: Backend, scenario: Scenario, result: ScenarioResult) -> None:
+    """Read every acknowledged write back; record the counts and a `harness` step with the census checks."""
+    census.verify(backend)
+    result.census = census.counts()
+    end = scenario.steps[-1].line + 1 if scenario.steps else 2
+    lost = census.lost
+    message = f"{len(lost)} acknowledged writes lost, first at line {lost[0].line}" if lost else ""
+    result.steps.append(StepRecord(end, "census", "harness", "failed" if lost else "ok", None, message,
+                                   census.checks()))
+    result.lost_writes = [{"line": w.line, "step": w.step} for w in lost]
 
 
 def replay(scenario: Scenario, backend: Backend, workdir: Path, sink: TelemetrySink,
@@ -105,12 +144,14 @@ def replay(scenario: Scenario, backend: Backend, workdir: Path, sink: TelemetryS
     clock = LogicalClock(scenario.header.start_time)
     ctx = ReplayContext(backend=backend, clock=clock, scenario_dir=scenario.path.parent, workdir=workdir)
     result = ScenarioResult(scenario=scenario.name, backend=backend.label)
+    census = ctx.state["census"] = Census()
     backend.open(workdir / "store", clock, sink)
     try:
         for i, step in enumerate(scenario.steps, start=1):
             _run_step(ctx, scenario, step, sink, result)
             if progress is not None:
                 progress(i, len(scenario.steps))
+        _take_census(census, backend, scenario, result)
         result.extra_metrics.update(ctx.state.get("metrics", {}))
         result.extra_metrics.update(pair_metrics(ctx.state.get("pair_counts", {})))
         result.storage_bytes = backend.storage_bytes()

@@ -30,7 +30,7 @@ class QueryResult:
 
 @dataclass
 class StepRecord:
-    """What happened at one step."""
+    """What happened at one step (kind `harness` for the end-of-scenario write census)."""
 
     line: int
     name: str
@@ -51,6 +51,8 @@ class ScenarioResult:
     queries: list[QueryResult] = field(default_factory=list)
     storage_bytes: int | None = None
     extra_metrics: dict[str, float] = field(default_factory=dict)
+    census: dict[str, int] = field(default_factory=dict)          # acknowledged, verified, lost, unverifiable
+    lost_writes: list[dict[str, Any]] = field(default_factory=list)  # line and step of each lost write
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -40,19 +40,21 @@ class Repetition:
 def latency_samples(events: list[dict[str, Any]]) -> dict[str, list[float]]:
     """Per-step timings of the harness events: by step name, `all`, and `queries`.
 
-    `queries` holds the tool steps whose telemetry op is `query` (searches); harness
-    directives (advance_clock, session, ...) are timed under their own name and in `all`
-    but are not queries. Unsupported steps have no timing.
+    `queries` holds the tool steps whose telemetry op is `query` (searches). Harness
+    directives (advance_clock, session, branch, commit, ...) are not operations and are
+    left out entirely. Unsupported steps have no timing.
     """
     out: dict[str, list[float]] = defaultdict(list)
     for e in events:
         if e.get("latency_ms") is None or e["extra"].get("status") == "unsupported":
             continue
         step = e["extra"]["step"]
+        spec = STEPS.get(step)
+        if spec is not None and spec.kind == "directive":
+            continue
         out[step].append(e["latency_ms"])
         out["all"].append(e["latency_ms"])
-        spec = STEPS.get(step)
-        if e["op"] == "query" and (spec is None or spec.kind == "tool"):
+        if e["op"] == "query":
             out["queries"].append(e["latency_ms"])
     return dict(out)
 

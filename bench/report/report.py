@@ -7,33 +7,17 @@ is `report.md`; `save(dir)` writes both files.
 from __future__ import annotations
 
 import json
-import platform
-import sys
 from dataclasses import dataclass, field
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from bench.report.baselines_view import baseline_columns, baseline_markdown
+from bench.report.fingerprint import environment
 from bench.report.score import compute_score
 
 REPORT_SCHEMA_VERSION = 1
-_PACKAGES = ("codemem-bench", "numpy", "scikit-learn", "hyperscan", "lmdb", "mcp")
-
-
-def _versions() -> dict[str, str]:
-    out = {}
-    for p in _PACKAGES:
-        try:
-            out[p] = version(p)
-        except PackageNotFoundError:
-            out[p] = "absent"
-    return out
-
-
-def environment() -> dict[str, Any]:
-    return {"python": sys.version.split()[0], "platform": platform.platform(), "packages": _versions()}
 
 
 @dataclass
@@ -83,10 +67,11 @@ class Report:
             rows.append({
                 "scenario": name,
                 "recall@10": q.get("recall@10"), "ndcg@10": q.get("ndcg@10"), "mrr@10": q.get("mrr@10"),
+                **baseline_columns(s),
                 "checks": f"{s['checks']['passed']}/{s['checks']['total']}" if s["checks"]["total"] else "-",
                 "p50 ms": lat.get("p50"), "p95 ms": lat.get("p95"),
                 "targets": f"{sum(met)}/{len(met)}" if met else "-",
-                "unsupported": s["steps"]["unsupported"], "problems": s["steps"]["error"] + s["steps"]["failed"],
+                "unsupported": s["steps"]["unsupported"], "problems": problem_count(s),
             })
         return pd.DataFrame(rows)
 
@@ -102,7 +87,7 @@ class Report:
                  f"**codemem-bench score (v{self.score['version']}): {self.score['value']}** "
                  f"— components {self.score['components']}", "", _md_table(df), ""]
         for name, s in self.scenarios.items():
-            lines += [f"## {name}", "", s["description"], ""]
+            lines += [f"## {name}", "", s["description"], "", *baseline_markdown(s, self.backend)]
             if s["targets"]:
                 lines += ["| target | value | met | source |", "|---|---|---|---|"]
                 lines += [f"| {t['metric']} {t['op']} {t['target']} | {_fmt(t['value'])} | "
@@ -126,6 +111,13 @@ class Report:
         (out / "report.json").write_text(json.dumps(self.to_dict(), indent=2, sort_keys=True) + "\n")
         (out / "report.md").write_text(self.to_markdown())
         return out / "report.json"
+
+
+def problem_count(s: dict[str, Any]) -> int:
+    """Failed and erroring operations and directives, plus writes the census could not read back."""
+    d = s.get("directives", {})
+    return (s["steps"]["error"] + s["steps"]["failed"] + d.get("error", 0) + d.get("failed", 0)
+            + s.get("census", {}).get("lost", 0))
 
 
 def _fmt(v: Any) -> str:

@@ -10,6 +10,8 @@ from bench.replay.results import ScenarioResult
 from bench.report.repetitions import latency_samples
 from bench.scenario.model import Header
 
+_STATUSES = ("ok", "failed", "error", "unsupported")
+
 
 def _mean_metrics(queries: list[Any]) -> dict[str, float]:
     """Mean of each metric over the queries that report it (queries may use different cut-offs k)."""
@@ -41,9 +43,41 @@ def _lookup(metric: str, summary: dict[str, Any]) -> float | None:
     return None
 
 
+def _problems(result: ScenarioResult) -> list[dict[str, Any]]:
+    """Failed and erroring steps, then each write the census could not read back (with the write's line)."""
+    out = [{"line": s.line, "step": s.name, "status": s.status, "message": s.message}
+           for s in result.steps if s.status in ("failed", "error") and s.kind != "harness"]
+    out += [{"line": w["line"], "step": w["step"], "status": "failed",
+             "message": "census: acknowledged write cannot be read back"} for w in result.lost_writes]
+    return out[:50]
+
+
+def _targets(header: Header, summary: dict[str, Any], result: ScenarioResult) -> list[dict[str, Any]]:
+    """Each header target with its value; a target whose needed operations never ran is not met."""
+    ran = Counter(s.name for s in result.steps if s.status in ("ok", "failed"))
+    out = []
+    for t in header.targets:
+        value = _lookup(t.metric, summary)
+        done = sum(ran[n] for n in t.needs)
+        met = None if value is None else t.met(value)
+        if t.needs and done == 0:
+            met = False
+        row = {"metric": t.metric, "op": t.op, "target": t.value, "source": t.source, "value": value, "met": met}
+        if t.needs:
+            row |= {"needs": list(t.needs), "needs_ran": done}
+        out.append(row)
+    return out
+
+
 def summarise(result: ScenarioResult, header: Header, events: list[dict[str, Any]]) -> dict[str, Any]:
-    """The report section of one scenario (plain JSON-ready dict)."""
-    status = Counter(s.status for s in result.steps)
+    """The report section of one scenario (plain JSON-ready dict).
+
+    `steps` counts operations (tool steps) only; harness directives are counted apart under
+    `directives` and the write census under `census`; its checks join the scenario's checks.
+    """
+    tools = [s for s in result.steps if s.kind == "tool"]
+    status = Counter(s.status for s in tools)
+    directives = [s for s in result.steps if s.kind == "directive"]
     checks = [c for s in result.steps for c in s.checks]
     passed = sum(c.passed for c in checks)
     by_cat: dict[str, list[Any]] = defaultdict(list)
@@ -51,7 +85,9 @@ def summarise(result: ScenarioResult, header: Header, events: list[dict[str, Any
         by_cat[q.category or "all"].append(q)
     summary: dict[str, Any] = {
         "description": header.description,
-        "steps": {"total": len(result.steps), **{k: status.get(k, 0) for k in ("ok", "failed", "error", "unsupported")}},
+        "steps": {"total": len(tools), **{k: status.get(k, 0) for k in _STATUSES}},
+        "directives": {"total": len(directives), **{k: sum(s.status == k for s in directives) for k in _STATUSES}},
+        "census": dict(result.census),
         "quality": {**_mean_metrics(result.queries), "queries": len(result.queries),
                     "unsupported_queries": sum(q.unsupported for q in result.queries)} if result.queries else {},
         "quality_by_category": {c: _mean_metrics(qs) for c, qs in sorted(by_cat.items())} if len(by_cat) > 1 else {},
@@ -60,15 +96,14 @@ def summarise(result: ScenarioResult, header: Header, events: list[dict[str, Any
         "latency_ms": _latency(events),
         "latency_budget_ms": header.latency_budget_ms,
         "storage_bytes": result.storage_bytes,
-        "problems": [{"line": s.line, "step": s.name, "status": s.status, "message": s.message}
-                     for s in result.steps if s.status in ("failed", "error")][:50],
+        "problems": _problems(result),
         "unsupported": dict(Counter(s.message for s in result.steps if s.status == "unsupported")),
         "per_query": [{"id": q.id, "line": q.line, "category": q.category, "unsupported": q.unsupported,
                        **q.metrics, "retrieved": q.retrieved} for q in result.queries],
     }
-    summary["targets"] = []
-    for t in header.targets:
-        value = _lookup(t.metric, summary)
-        summary["targets"].append({"metric": t.metric, "op": t.op, "target": t.value, "source": t.source,
-                                   "value": value, "met": None if value is None else t.met(value)})
+    if result.census.get("verified") or result.census.get("lost"):
+        # 1 when every verifiable acknowledged write was read back: a single lost write moves it by 1,
+        # beyond any gate's minimal effect (the census counts themselves are under `census`)
+        summary["metrics"]["census.intact"] = 0.0 if result.census["lost"] else 1.0
+    summary["targets"] = _targets(header, summary, result)
     return summary

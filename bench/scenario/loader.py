@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from bench.scenario.model import Expect, Header, Scenario, Step
+from bench.scenario.references import UndefinedReference, check_references
 from bench.steps import STEPS, known_steps
 
 _STEP_KEYS = {"tool", "directive", "args", "as", "id", "category", "expect"}
@@ -139,4 +140,8 @@ def load_scenario(path: str | Path, oracle_root: str | Path | None = None) -> Sc
         if oracle_root is None:
             raise ScenarioError(f"{path}:1: oracle: header names oracle {header.oracle!r} but no oracle_data folder was given")
         _attach_oracle(scenario, Path(oracle_root))
+    try:
+        check_references(scenario)
+    except UndefinedReference as exc:
+        raise ScenarioError(str(exc)) from None
     return scenario

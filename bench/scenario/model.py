@@ -5,19 +5,32 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 FORMAT_VERSION = 1
 
 
 class Target(BaseModel):
-    """A seed's success target for one metric of this scenario."""
+    """A seed's success target for one metric of this scenario.
+
+    `needs` names the tool steps the metric measures: when none of them ran (unsupported or
+    raised), the target is not met, so doing nothing never meets a "<=" / "<" target. An
+    upper-bound target must name them (a lower bound is not met by doing nothing anyway).
+    """
 
     model_config = ConfigDict(extra="forbid")
     metric: str
     op: Literal[">=", ">", "<=", "<"]
     value: float
     source: str = ""
+    needs: list[str] = []
+
+    @model_validator(mode="after")
+    def _upper_bound_needs(self) -> "Target":
+        if self.op in ("<=", "<") and not self.needs:
+            raise ValueError(f"target {self.metric!r} {self.op} {self.value:g} must name the operations it "
+                             "measures in `needs` (else a backend that does nothing meets it)")
+        return self
 
     def met(self, observed: float) -> bool:
         return {">=": observed >= self.value, ">": observed > self.value,

@@ -3,7 +3,9 @@
 The project root is `CODEMEM_BENCH_HOME` if set, else the folder above the
 `bench` package (an editable install or a checkout). Suites are named lists of
 scenario names in `scenarios/suites.json`; a scenario name `x` is the file
-`scenarios/x.jsonl`.
+`scenarios/x.jsonl`. A scenario given as a path takes its judgements from an
+`oracle_data/` folder beside it when there is one (what `scenarios build --out`
+writes), else from the project's `oracle_data/`.
 """
 from __future__ import annotations
 
@@ -55,5 +57,11 @@ def resolve(names_or_paths: list[str], suite: str = "default") -> list[Scenario]
             path = scenarios_dir() / f"{item}.jsonl"
             if not path.exists():
                 raise ScenarioError(f"unknown scenario {item!r}; known: {', '.join(scenario_names())}")
-        out.append(load_scenario(path, oracle_dir()))
+        out.append(load_scenario(path, oracle_root_for(path)))
     return out
+
+
+def oracle_root_for(path: Path) -> Path:
+    """Judgements of a scenario file: `oracle_data/` beside it if there is one, else the project's."""
+    local = path.parent / "oracle_data"
+    return local if local.is_dir() else oracle_dir()

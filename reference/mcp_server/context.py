@@ -81,7 +81,8 @@ class ServerContext:
             if self._graph is None:
                 from reference.graph.store import GraphStore   # lmdb: only for the graph-backed tools
 
-                graph = GraphStore.open(self.data_dir / GRAPH_DIR, clock=self.clock, telemetry=self.telemetry)
+                graph = GraphStore.open(self.data_dir / GRAPH_DIR, clock=self.clock, telemetry=self.telemetry,
+                                        redactor=self.store.redactor, redact=self.config.redact)
                 graph.set_context(run_id=self.session["run_id"], task_id=self.session["task_id"])
                 self._graph = graph
             return self._graph

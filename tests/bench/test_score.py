@@ -28,3 +28,15 @@ def test_missing_components_renormalise():
     got = compute_score({"scenarios": {"a": scenario(passed=1, total=2, steps=4)}})
     assert got["value"] == pytest.approx(100 * (0.2 * 0.5 + 0.1 * 1.0) / 0.3, abs=0.01)
     assert compute_score({"scenarios": {}})["value"] is None
+
+
+def test_targets_weigh_per_scenario_not_pooled():
+    # smoke-like: 1 target met; lane-like: 1 of 4 met. Pooled would be 2/5 = .4; per scenario (1 + .25) / 2
+    report = {"scenarios": {"a": scenario(targets=[True]), "b": scenario(targets=[True, False, False, False])}}
+    assert compute_score(report)["components"]["targets"] == pytest.approx(0.625)
+
+
+def test_a_target_with_no_value_is_not_met():
+    report = {"scenarios": {"a": scenario(targets=[None, True])}}
+    assert compute_score(report)["components"]["targets"] == pytest.approx(0.5)
+    assert compute_score(report)["version"] == 2

@@ -80,7 +80,7 @@ def test_duplicate_alias(tmp_path):
 def test_oracle_attached_and_checked(tmp_path):
     (tmp_path / "o").mkdir()
     (tmp_path / "o" / "qrels.tsv").write_text("query_id\titem_id\tgrade\nq\tm\t2\n")
-    p = write(tmp_path, {**HEADER, "oracle": "o"},
+    p = write(tmp_path, {**HEADER, "oracle": "o"}, {"tool": "memory_write_structured", "args": {"text": "x"}, "as": "m"},
               {"tool": "memory_search_structured", "args": {"query": "x"}, "id": "q"})
     assert load_scenario(p, tmp_path).queries[0].expect.grades() == {"m": 2}
     (tmp_path / "o" / "qrels.tsv").write_text("query_id\titem_id\tgrade\nq\tm\n")
@@ -90,21 +90,72 @@ def test_oracle_attached_and_checked(tmp_path):
 
 def test_every_committed_scenario_loads():
     names = scenario_names()
-    assert "smoke" in names and "sqlite-utils-history" in names
+    assert "smoke" in names and {"sqlite-utils-blame", "httpx-files", "attrs-branches"} <= set(names)
     for suite in suites().values():
         assert set(suite) <= set(names)
     for sc in resolve(names):
         assert sc.steps, sc.name
 
 
-def test_history_judgements_only_name_earlier_memories():
+@pytest.mark.parametrize("name", ["sqlite-utils-blame", "httpx-blame", "attrs-blame"])
+def test_history_judgements_only_name_earlier_memories(name):
     """A judged item must be a memory written before its query (the generator's promise)."""
-    (sc,) = resolve(["sqlite-utils-history"])
+    (sc,) = resolve([name])
     bound: set[str] = set()
     for s in sc.steps:
         if s.expect is not None and s.expect.relevant is not None:
             assert set(s.expect.grades()) <= bound, s.id
         if s.alias:
             bound.add(s.alias)
-    qrels = load_qrels(oracle_dir() / "sqlite-utils-history" / "qrels.tsv")
-    assert len(qrels) == len(sc.queries) > 100
+    qrels = load_qrels(oracle_dir() / name / "qrels.tsv")
+    assert len(qrels) == len(sc.queries) >= 100
+
+
+def test_a_scenario_path_takes_oracle_data_beside_it(tmp_path):
+    (tmp_path / "oracle_data" / "t").mkdir(parents=True)
+    (tmp_path / "oracle_data" / "t" / "qrels.tsv").write_text("query_id\titem_id\tgrade\n\tq\tm\t2\n".replace("\n\t", "\n"))
+    p = tmp_path / "t.jsonl"
+    p.write_text(json.dumps({"scenario": "t", "format": 1, "oracle": "t"}) + "\n" +
+                 json.dumps({"tool": "memory_write_structured", "args": {"text": "x"}, "as": "m"}) + "\n" +
+                 json.dumps({"tool": "memory_search_structured", "args": {"query": "x"}, "id": "q"}) + "\n")
+    (sc,) = resolve([str(p)])
+    assert sc.queries[0].expect.grades() == {"m": 2}
+
+
+def test_relevant_ids_must_be_defined_by_a_step(tmp_path):
+    write_m = {"tool": "memory_write_structured", "args": {"text": "x"}, "as": "m"}
+    p = write(tmp_path, HEADER, write_m,
+              {"tool": "memory_search_structured", "args": {"query": "x"}, "expect": {"relevant": ["m", "ghost"]}})
+    assert error_of(p) == f"{p}:3: expect.relevant: id 'ghost' is neither an alias nor an id any step defines (1 such ids)"
+    # ids a step defines without an alias count: a graph node's id, a committed file
+    p = write(tmp_path, HEADER, {"tool": "graph_put_node", "args": {"id": "n1", "type": "t"}},
+              {"directive": "commit", "sha": "a", "message": "m", "files": ["x.py"]},
+              {"tool": "memory_search_structured", "args": {"query": "x"}, "expect": {"relevant": ["n1", "file:x.py"]}})
+    assert load_scenario(p).queries[0].expect.grades() == {"n1": 1, "file:x.py": 1}
+
+
+def test_oracle_judgement_of_an_undefined_id_is_rejected(tmp_path):
+    (tmp_path / "o").mkdir()
+    (tmp_path / "o" / "qrels.tsv").write_text("query_id\titem_id\tgrade\nq\tnobody\t2\n")
+    p = write(tmp_path, {**HEADER, "oracle": "o"}, {"tool": "memory_search_structured", "args": {"query": "x"}, "id": "q"})
+    assert "t.jsonl:2: expect.relevant: id 'nobody'" in error_of(p, tmp_path)
+
+
+def test_aliases_must_be_bound_by_an_earlier_step(tmp_path):
+    later = {"tool": "memory_write_structured", "args": {"text": "x"}, "as": "m"}
+    p = write(tmp_path, HEADER, {"tool": "memory_get", "args": {"memory_id": "$m"}}, later)
+    assert error_of(p) == f"{p}:2: args: alias 'm' is not bound by an earlier step (\"as\")"
+    p = write(tmp_path, HEADER, later,
+              {"tool": "memory_get", "args": {"memory_id": "$m"}, "expect": {"fields": {"id": "$" + "x" * 80}}})
+    assert f"{p}:3: expect.fields: alias '{'x' * 37}...' is not bound" in error_of(p)
+
+
+def test_upper_bound_target_names_its_operations(tmp_path):
+    target = {"metric": "duplicate_rate", "op": "<", "value": 0.05}
+    p = write(tmp_path, {**HEADER, "targets": [target]}, {"directive": "advance_clock", "seconds": 1})
+    assert "targets.0" in error_of(p) and "must name the operations it measures" in error_of(p)
+    p = write(tmp_path, {**HEADER, "targets": [{**target, "needs": ["no_such_step"]}]},
+              {"directive": "advance_clock", "seconds": 1})
+    assert error_of(p) == f"{p}:1: targets.needs: unknown step 'no_such_step' in target 'duplicate_rate'"
+    p = write(tmp_path, {**HEADER, "targets": [{**target, "needs": ["commit"]}]}, {"directive": "advance_clock", "seconds": 1})
+    assert load_scenario(p).header.targets[0].needs == ["commit"]

@@ -57,7 +57,7 @@ def run(tmp_path, spec):
 
 def test_reference_runs_every_oracle_step_and_scores_them(tmp_path):
     s = run(tmp_path, "reference")
-    assert s["problems"] == [] and s["checks"]["passed"] == s["checks"]["total"] == 7  # 2 + 1 + 1 + 1 + 1 + 1 checks
+    assert s["problems"] == [] and s["checks"]["passed"] == s["checks"]["total"] == 8  # 2 + 1 + 1 + 1 + 1 + 1 checks + the write census
     m = s["metrics"]
     # entities: detected fact {file, feature:billing} + lrn {concept}: tp 2 of 3 detected, 2 of 3 planted
     assert (m["entity_precision"], m["entity_recall"], m["entity_f1"]) == (round(2 / 3, 6),) * 3

@@ -34,7 +34,7 @@ def test_memory_lane_scenario_on_reference(tmp_path):
 def test_lane_steps_are_unsupported_without_the_capability(tmp_path):
     (sc,) = resolve(["memory-lane"])
     s = run_suite("fts-baseline", [sc], tmp_path).scenarios["memory-lane"]
-    lane_steps = sum(1 for st in sc.steps if st.name.startswith("memory-lane_") or st.name == "score_memory_lane")
+    lane_steps = sum(1 for st in sc.steps if st.name.startswith("memory-lane_"))  # directives are not steps
     assert s["steps"]["unsupported"] == lane_steps > 0 and s["steps"]["error"] == 0
     assert s["quality"]["unsupported_queries"] == 0 and s["quality"]["ndcg@10"] > 0   # plain searches still run
     assert not any(k.startswith("lane_") for k in s["metrics"])
