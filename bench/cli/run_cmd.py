@@ -1,4 +1,4 @@
-"""`codemem-bench run [SCENARIO...] [--backend NAME] [--out DIR] [--repeat N]`."""
+"""`codemem-bench run [SCENARIO...] [--backend NAME] [--out DIR] [--repeat N] [--save NAME] [--compare NAME]`."""
 from __future__ import annotations
 
 import argparse
@@ -19,10 +19,13 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="replay the suite N times: quality from the first (all must agree), "
                         "latency as medians over the N (default: 1)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument("--save", metavar="NAME", help="also keep this run under reports/history/NAME/")
+    p.add_argument("--compare", metavar="NAME", help="show each figure's change against saved run NAME")
 
 
 def run(args: argparse.Namespace) -> int:
     from bench.cli.progress import progress_printer
+    from bench.report import history
     from bench.run import run_suite
     from bench.scenario.suites import project_root, resolve
     scenarios = resolve(args.scenarios, args.suite)
@@ -30,9 +33,17 @@ def run(args: argparse.Namespace) -> int:
         print("codemem-bench run: nothing to run")
         return 3
     out = args.out or project_root() / "reports" / "latest" / args.backend.replace(":", "-")
+    saved = history.load_saved(args.compare) if args.compare else None  # fail before the run, not after
+    if args.save:
+        history.check_name(args.save)
     report = run_suite(args.backend, scenarios, out, progress_printer(args.quiet), args.keep_data, args.repeat)
-    path = report.save(out)
+    changes = history.changes(report.to_dict(), saved) if saved is not None else None
+    path = report.save(out, changes, args.compare)
     print(report.to_table())
-    print(f"report: {path} (and report.md); telemetry: {out / 'telemetry'}")
+    if changes is not None:
+        print(history.changes_table(changes, args.compare))
+    print(f"report: {path} (and report.md, report.html); telemetry: {out / 'telemetry'}")
+    if args.save:
+        print(f"saved as {args.save!r}: {history.save_run(out, args.save)}")
     ran = sum(s["steps"]["total"] - s["steps"]["unsupported"] for s in report.scenarios.values())
     return 0 if ran else 3
