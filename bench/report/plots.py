@@ -9,9 +9,12 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import matplotlib
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+
+_MPL = tuple(int(x) for x in matplotlib.__version__.split(".")[:2])
 
 
 def _samples(scenarios: dict[str, dict[str, Any]], group: str) -> dict[str, list[float]]:
@@ -38,8 +41,10 @@ def latency_boxplot(scenarios: dict[str, dict[str, Any]], group: str = "all") ->
     fig = Figure(figsize=(9, 0.55 * len(names) + 1.6), dpi=100)
     FigureCanvasAgg(fig)
     ax = fig.add_subplot(1, 1, 1)
-    ax.boxplot([data[n] for n in names], vert=False, whis=(5, 95), showfliers=True,
-               flierprops={"markersize": 2, "alpha": 0.4})
+    # `orientation` arrived in matplotlib 3.10 and `vert` is deprecated from 3.11
+    horizontal = {"orientation": "horizontal"} if _MPL >= (3, 10) else {"vert": False}
+    ax.boxplot([data[n] for n in names], whis=(5, 95), showfliers=True,
+               flierprops={"markersize": 2, "alpha": 0.4}, **horizontal)
     ax.set_yticks(range(1, len(names) + 1), names, fontsize=9)
     budgets = [(i, scenarios[n].get("latency_budget_ms")) for i, n in enumerate(names, start=1)]
     marked = [(i, b) for i, b in budgets if b]
