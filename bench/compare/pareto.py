@@ -11,6 +11,7 @@ from typing import Any
 import matplotlib
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.legend import Legend
 from matplotlib.lines import Line2D
 
 
@@ -67,7 +68,17 @@ def _marker_handles() -> list[Line2D]:
 
 
 def plot_pareto(comparison: dict[str, Any], path: Path) -> Path | None:
-    """Write one panel per scenario with ranked queries to `path` (PNG); None if there is none.
+    """Write `pareto_figure` to `path` (PNG); None, and no file, when no scenario has a point."""
+    fig = pareto_figure(comparison)
+    if fig is None:
+        return None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, format="png")
+    return path
+
+
+def pareto_figure(comparison: dict[str, Any]) -> Figure | None:
+    """One panel per scenario with ranked queries; None if there is none.
 
     Colour names the backend (one legend for the figure, so 8 or more backends stay readable:
     no label is written beside a point), marker says whether it is on the front (o) or dominated
@@ -82,11 +93,8 @@ def plot_pareto(comparison: dict[str, Any], path: Path) -> Path | None:
     colours = _style(backends)
     cols = min(3, len(panels))
     rows = -(-len(panels) // cols)
-    # as many backend entries per legend row as fit the width (about 4.8 pt per character at 8 pt)
-    entry_pt = 4.8 * max(len(b) for b in backends) + 30
-    ncol = max(1, min(len(backends), int(5.5 * cols * 72 * 0.95 // entry_pt)))
-    colour_rows = -(-len(backends) // ncol)
-    fig = Figure(figsize=(5.5 * cols, 4.5 * rows + 1.0 + 0.22 * colour_rows), dpi=100)
+    panels_h = 4.5 * rows
+    fig = Figure(figsize=(5.5 * cols, panels_h + 1.0), dpi=100)
     FigureCanvasAgg(fig)
     for i, (name, pts) in enumerate(panels.items(), start=1):
         ax = fig.add_subplot(rows, cols, i)
@@ -108,13 +116,29 @@ def plot_pareto(comparison: dict[str, Any], path: Path) -> Path | None:
         ax.set_xlabel("p95 latency of the query steps all ran (ms, lower is better)")
         ax.set_ylabel("nDCG@10 (higher is better)")
         ax.grid(alpha=0.3)
-    # two legends under the panels: backend colours, then what the markers and the line mean
-    height = fig.get_figheight()
-    fig.legend(handles=[Line2D([], [], linestyle="", marker="s", markersize=8, color=colours[b], label=b)
-                        for b in backends], loc="lower center", bbox_to_anchor=(0.5, 0.3 / height),
-               ncol=ncol, fontsize=8, frameon=False, title="backend (colour)", title_fontsize=8)
-    fig.legend(handles=_marker_handles(), loc="lower center", ncol=3, fontsize=8, frameon=False)
-    fig.tight_layout(rect=(0, (0.75 + 0.22 * colour_rows) / height, 1, 1))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, format="png")
-    return path
+    # two legends under the panels: what the markers and the line mean, above it the backend colours
+    marks = _fit_legend(fig, _marker_handles())
+    names = _fit_legend(fig, [Line2D([], [], linestyle="", marker="s", markersize=8, color=colours[b], label=b)
+                              for b in backends], title="backend (colour)", title_fontsize=8)
+    marks_h, names_h = (_height_in(fig, lg) for lg in (marks, names))
+    height = panels_h + marks_h + names_h + 0.3
+    fig.set_figheight(height)
+    marks.set_bbox_to_anchor((0.5, 0.05 / height), transform=fig.transFigure)
+    names.set_bbox_to_anchor((0.5, (0.1 + marks_h) / height), transform=fig.transFigure)
+    fig.tight_layout(rect=(0, (0.2 + marks_h + names_h) / height, 1, 1))
+    return fig
+
+
+def _fit_legend(fig: Figure, handles: list[Line2D], **kw: Any) -> Legend:
+    """A figure legend at the bottom centre with as many columns as fit the figure's width."""
+    renderer = fig.canvas.get_renderer()
+    for ncol in range(len(handles), 0, -1):
+        legend = fig.legend(handles=handles, loc="lower center", ncol=ncol, fontsize=8, frameon=False, **kw)
+        if ncol == 1 or legend.get_window_extent(renderer).width <= 0.98 * fig.bbox.width:
+            return legend
+        legend.remove()
+    raise AssertionError("unreachable: ncol 1 always returns")
+
+
+def _height_in(fig: Figure, legend: Legend) -> float:
+    return legend.get_window_extent(fig.canvas.get_renderer()).height / fig.dpi
