@@ -57,6 +57,12 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
+def record_files(summaries: dict[str, dict], scenarios: list[Scenario]) -> None:
+    """Add each scenario's `file` to its summary, so a failure names its file, not only a line."""
+    for sc in scenarios:
+        summaries[sc.name]["file"] = display_path(sc.path)
+
+
 def run_suite(backend_spec: str, scenarios: list[Scenario], out_dir: Path,
               progress: ProgressFactory | None = None, keep_data: bool = False, repeat: int = 1) -> Report:
     """Replay the suite `repeat` times; quality from the first, latency medians over all.
@@ -69,6 +75,5 @@ def run_suite(backend_spec: str, scenarios: list[Scenario], out_dir: Path,
     reps = [run_repetition(backend_spec, scenarios, out_dir, progress, keep_data, i,
                            f" [{i + 1}/{repeat}]" if repeat > 1 else "") for i in range(repeat)]
     capabilities, summaries = combine(reps)
-    for sc in scenarios:  # so a failure names its file, not only a line
-        summaries[sc.name]["file"] = display_path(sc.path)
+    record_files(summaries, scenarios)
     return Report(backend=backend_spec, capabilities=capabilities, scenarios=summaries)

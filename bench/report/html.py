@@ -100,13 +100,14 @@ def _quality(report: dict[str, Any]) -> str:
     head += ["checks", "targets met", "p50 ms", "p95 ms", "budget ms", "storage"]
     rows = []
     for name, s in scen.items():
-        q, lat, b = s.get("quality") or {}, s["latency_ms"].get("all", {}), s.get("baselines") or {}
-        met = [t["met"] is True for t in s["targets"]]
+        q, lat, b = s.get("quality") or {}, (s.get("latency_ms") or {}).get("all", {}), s.get("baselines") or {}
+        met = [t["met"] is True for t in s.get("targets", [])]
+        checks = s.get("checks") or {}
         row = [name, scenario_file(name, s), fmt_metric("queries", q.get("queries")),
                fmt_rate(q.get("recall@10")), fmt_rate(q.get("ndcg@10")), fmt_rate(q.get("mrr@10"))]
         if has_base:
             row += [fmt_rate(b.get("recency", {}).get("ndcg@10")), fmt_rate(b.get("bm25", {}).get("ndcg@10"))]
-        row += [f"{s['checks']['passed']}/{s['checks']['total']}" if s["checks"]["total"] else "-",
+        row += [f"{checks['passed']}/{checks['total']}" if checks.get("total") else "-",
                 f"{sum(met)}/{len(met)}" if met else "-", fmt_ms(lat.get("p50")), fmt_ms(lat.get("p95")),
                 fmt_ms(s.get("latency_budget_ms")), fmt_bytes(s.get("storage_bytes"))]
         rows.append(row)
@@ -133,7 +134,7 @@ def _details(report: dict[str, Any]) -> str:
     for name, s in report["scenarios"].items():
         parts.append(f"<h3>{escape(name)} <small class=meta>{escape(scenario_file(name, s))}</small></h3>"
                      f"<p>{escape(s.get('description', ''))}</p>")
-        if s["targets"]:
+        if s.get("targets"):
             rows = [[f"{t['metric']} {t['op']} {t['target']}", fmt_metric(t["metric"], t["value"]),
                      "yes" if t["met"] else "no" if t["met"] is False else "-", t["source"]] for t in s["targets"]]
             parts.append(_table(["target", "value", "met", "source"], rows))
