@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from bench.report.attention import attention_lines, scenario_file
+from bench.report.attention import attention, attention_lines, scenario_file
 from bench.report.fingerprint import environment
 from bench.report.formatting import fmt_metric, score_line
 from bench.report.html import write_html
@@ -86,9 +86,10 @@ class Report:
         df = _formatted(self.frame())
         lines = [f"# codemem-bench report: `{self.backend}`", "", f"**{score_line(self.score)}** "
                  "(rules: SCORING.md)", "", _md_table(df), ""]
-        problems = attention_lines(self.scenarios, limit=50)
-        if problems:
-            lines += ["## Needs attention", "", *(f"- `{p}`" for p in problems), ""]
+        items = attention(self.scenarios)
+        if items:
+            lines += ["## Needs attention", "", *(f"- `{i.where}` {i.kind}: {i.message}" for i in items[:50]),
+                      *([f"- ... and {len(items) - 50} more (report.html)"] if len(items) > 50 else []), ""]
         for name, s in self.scenarios.items():
             lines += [f"## {name}", "", s["description"], ""]
             if s["targets"]:
