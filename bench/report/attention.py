@@ -65,3 +65,10 @@ def attention_lines(scenarios: dict[str, dict[str, Any]], limit: int = 20) -> li
     if len(items) > limit:
         lines.append(f"... and {len(items) - limit} more (see report.md or report.html)")
     return lines
+
+
+def in_run_order(report: dict[str, Any]) -> dict[str, Any]:
+    """`report` with its scenarios in the run's order (`suite`): report.json is written with sorted keys."""
+    scen = report.get("scenarios") or {}
+    order = [n for n in report.get("suite") or [] if n in scen] + [n for n in scen if n not in (report.get("suite") or [])]
+    return {**report, "scenarios": {n: scen[n] for n in order}}

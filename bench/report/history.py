@@ -15,6 +15,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from bench.report.attention import in_run_order
 from bench.report.formatting import fmt_metric, fmt_signed
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -79,7 +80,7 @@ def _figures(report: dict[str, Any]) -> dict[tuple[str, str], float | None]:
 
 def changes(current: dict[str, Any], saved: dict[str, Any]) -> list[dict[str, Any]]:
     """Rows {scope, figure, saved, now, change} for every figure in either report (None where absent)."""
-    now, old = _figures(current), _figures(saved)
+    now, old = _figures(in_run_order(current)), _figures(in_run_order(saved))
     keys = list(dict.fromkeys([*now, *old]))
     rows = []
     for scope, figure in keys:

@@ -15,7 +15,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from bench.report.attention import attention, scenario_file
+from bench.report.attention import attention, in_run_order, scenario_file
 from bench.report.formatting import fmt_bytes, fmt_metric, fmt_ms, fmt_rate, fmt_score
 from bench.report.history import change_cells
 from bench.report.plots import latency_boxplot, latency_ecdf
@@ -35,7 +35,7 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;border-bottom:1px solid #ddd;
 h3{font-size:15px;margin:18px 0 6px}.meta{color:#555}
 .score{font-size:44px;font-weight:700;margin:8px 0}.score small{font-size:15px;font-weight:400;color:#555}
 table{border-collapse:collapse;margin:6px 0 10px}th,td{border:1px solid #ddd;padding:3px 8px;text-align:left}
-th{background:#f4f4f4}td.n{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#f4f4f4}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .bad{color:#b00020;font-weight:600}.ok{color:#1b7a2e}.warn{background:#fff4f4}
 .none{color:#1b7a2e;font-weight:600}code{font-size:13px}img{max-width:100%;border:1px solid #eee}
 """
@@ -86,10 +86,16 @@ def _attention(report: dict[str, Any]) -> str:
 def _changes(rows: list[dict[str, Any]] | None, name: str | None) -> str:
     if rows is None:
         return ""
-    body = [[r["scope"], r["figure"], *change_cells(r)] for r in rows]
+    head = ["scenario", "figure", "saved", "now", "change"]
+    moved = [r for r in rows if r["change"] is None or abs(r["change"]) > 1e-12]
+    same = [r for r in rows if r not in moved]
+    table = _table(head, [[r["scope"], r["figure"], *change_cells(r)] for r in moved]) if moved else \
+        "<p>No figure changed.</p>"
+    rest = (f"<details><summary>{len(same)} unchanged figures</summary>"
+            + _table(head, [[r["scope"], r["figure"], *change_cells(r)] for r in same]) + "</details>") if same else ""
     return (f'<section id="changes"><h2>Change against saved run <code>{escape(name or "")}</code></h2>'
-            "<p>Plain differences (now − saved), not a significance test.</p>"
-            + _table(["scenario", "figure", "saved", "now", "change"], body) + "</section>")
+            "<p>Plain differences (now − saved), not a significance test; a figure only one run has shows "
+            "<code>-</code> for the other.</p>" + table + rest + "</section>")
 
 
 def _quality(report: dict[str, Any]) -> str:
@@ -160,6 +166,7 @@ def _environment(report: dict[str, Any]) -> str:
 def render_html(report: dict[str, Any], changes: list[dict[str, Any]] | None = None,
                 compared_to: str | None = None, scoring_href: str | None = None) -> str:
     """The whole page for a report.json dict (and optionally its changes against a saved run)."""
+    report = in_run_order(report)
     env = report.get("environment") or {}
     title = f"codemem-bench report: {report['backend']}"
     head = (f"<h1>{escape(title)}</h1><p class=meta>{escape(str(env.get('date', 'date unknown')))} · commit "
@@ -177,7 +184,10 @@ def write_html(out_dir: Path, report: dict[str, Any], changes: list[dict[str, An
     """Write `out_dir/report.html`, linking SCORING.md by a relative path when the project has one."""
     from bench.scenario.suites import project_root
     scoring = project_root() / "SCORING.md"
-    href = Path(os.path.relpath(scoring, out_dir.resolve())).as_posix() if scoring.is_file() else None
+    try:
+        href = Path(os.path.relpath(scoring, out_dir.resolve())).as_posix() if scoring.is_file() else None
+    except ValueError:  # another drive (Windows): no relative path, the rules stay named in the text
+        href = None
     path = out_dir / "report.html"
     path.write_text(render_html(report, changes, compared_to, href), encoding="utf-8")
     return path

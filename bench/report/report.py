@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from bench.report.attention import attention, attention_lines, scenario_file
+from bench.report.attention import attention, attention_lines, in_run_order, scenario_file
 from bench.report.fingerprint import environment
 from bench.report.formatting import fmt_metric, score_line
 from bench.report.html import write_html
@@ -48,7 +48,7 @@ class Report:
         if data.get("schema_version") != REPORT_SCHEMA_VERSION:
             raise ValueError(f"report schema_version {data.get('schema_version')} is not "
                              f"{REPORT_SCHEMA_VERSION}; re-run with this version of codemem-bench")
-        return cls(data["backend"], data["capabilities"], data["scenarios"], data["environment"])
+        return cls(data["backend"], data["capabilities"], in_run_order(data)["scenarios"], data["environment"])
 
     @classmethod
     def load(cls, path: str | Path) -> "Report":

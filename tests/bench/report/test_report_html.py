@@ -96,3 +96,12 @@ def test_markup_in_report_text_is_escaped(smoke_report):
     smoke_report["scenarios"]["smoke"]["description"] = "<script>alert(1)</script>"
     text = render_html(smoke_report)
     assert "<script>" not in text and "&lt;script&gt;" in text
+
+
+def test_scenarios_keep_the_run_order_after_a_json_round_trip(smoke_report):
+    smoke_report["scenarios"]["aaa"] = smoke_report["scenarios"]["smoke"]
+    smoke_report["suite"] = ["smoke", "aaa"]
+    smoke_report["scenarios"] = dict(sorted(smoke_report["scenarios"].items()))  # as report.json holds them
+    text = render_html(smoke_report)
+    quality = text[text.index('id="quality"'):]
+    assert quality.index(">smoke<") < quality.index(">aaa<")
