@@ -42,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
     print(report.to_table())
     if changes is not None:
         print(history.changes_table(changes, args.compare))
+        print(f"paired significance tests: codemem-bench gate {out} --baseline {history.history_root() / args.compare}")
     print(f"report: {path} (and report.md, report.html); telemetry: {out / 'telemetry'}")
     if args.save:
         print(f"saved as {args.save!r}: {history.save_run(out, args.save)}")

@@ -94,7 +94,8 @@ def _changes(rows: list[dict[str, Any]] | None, name: str | None) -> str:
     rest = (f"<details><summary>{len(same)} unchanged figures</summary>"
             + _table(head, [[r["scope"], r["figure"], *change_cells(r)] for r in same]) + "</details>") if same else ""
     return (f'<section id="changes"><h2>Change against saved run <code>{escape(name or "")}</code></h2>'
-            "<p>Plain differences (now − saved), not a significance test; a figure only one run has shows "
+            "<p>Plain differences (now − saved), not a significance test (for that: <code>codemem-bench gate "
+            f"REPORT --baseline reports/history/{escape(name or '')}</code>); a figure only one run has shows "
             "<code>-</code> for the other.</p>" + table + rest + "</section>")
 
 
