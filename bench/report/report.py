@@ -13,11 +13,12 @@ from typing import Any
 
 import pandas as pd
 
-from bench.report.attention import attention, attention_lines, in_run_order, scenario_file
 from bench.report.fingerprint import environment
+from bench.report.score import compute_score
+# the person-facing surfaces (issue 16): attention list, number formats, report.html
+from bench.report.attention import attention, attention_lines, in_run_order, scenario_file  # noqa: I001
 from bench.report.formatting import fmt_metric, score_line
 from bench.report.html import write_html
-from bench.report.score import compute_score
 
 REPORT_SCHEMA_VERSION = 1
 
