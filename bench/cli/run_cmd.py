@@ -1,4 +1,4 @@
-"""`codemem-bench run [SCENARIO...] [--backend NAME] [--out DIR] [--repeat N] [--save NAME] [--compare NAME]`."""
+"""`codemem-bench run [SCENARIO...] [--backend NAME] [--out DIR] [--repeat N]`."""
 from __future__ import annotations
 
 import argparse
@@ -24,8 +24,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    saved = _saved_run(args)  # a bad --save/--compare name fails before the run, not after
     from bench.cli.progress import progress_printer
-    from bench.report import history
     from bench.run import run_suite
     from bench.scenario.suites import project_root, resolve
     scenarios = resolve(args.scenarios, args.suite)
@@ -33,18 +33,31 @@ def run(args: argparse.Namespace) -> int:
         print("codemem-bench run: nothing to run")
         return 3
     out = args.out or project_root() / "reports" / "latest" / args.backend.replace(":", "-")
-    saved = history.load_saved(args.compare) if args.compare else None  # fail before the run, not after
-    if args.save:
-        history.check_name(args.save)
     report = run_suite(args.backend, scenarios, out, progress_printer(args.quiet), args.keep_data, args.repeat)
-    changes = history.changes(report.to_dict(), saved) if saved is not None else None
-    path = report.save(out, changes, args.compare)
+    path = report.save(out)
     print(report.to_table())
-    if changes is not None:
-        print(history.changes_table(changes, args.compare))
-        print(f"paired significance tests: codemem-bench gate {out} --baseline {history.history_root() / args.compare}")
     print(f"report: {path} (and report.md, report.html); telemetry: {out / 'telemetry'}")
-    if args.save:
-        print(f"saved as {args.save!r}: {history.save_run(out, args.save)}")
+    _history(args, report, out, saved)
     ran = sum(s["steps"]["total"] - s["steps"]["unsupported"] for s in report.scenarios.values())
     return 0 if ran else 3
+
+
+def _saved_run(args: argparse.Namespace) -> dict | None:
+    """The report.json of `--compare NAME` (None without it), after checking the `--save` name."""
+    from bench.report import history
+    if args.save:
+        history.check_name(args.save)
+    return history.load_saved(args.compare) if args.compare else None
+
+
+def _history(args: argparse.Namespace, report, out: Path, saved: dict | None) -> None:
+    """`--compare`: print the changes and put them in report.html; then `--save` the run."""
+    from bench.report import history
+    from bench.report.html import write_html
+    if saved is not None:
+        changes = history.changes(report.to_dict(), saved)
+        write_html(out, report.to_dict(), changes, args.compare)
+        print(history.changes_table(changes, args.compare))
+        print(f"paired significance tests: codemem-bench gate {out} --baseline {history.history_root() / args.compare}")
+    if args.save:
+        print(f"saved as {args.save!r}: {history.save_run(out, args.save)}")

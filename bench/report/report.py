@@ -110,15 +110,14 @@ class Report:
             lines.append("")
         return "\n".join(lines)
 
-    def save(self, out_dir: str | Path, changes: list[dict[str, Any]] | None = None,
-             compared_to: str | None = None) -> Path:
-        """Write report.json, report.md and report.html (with `changes` against saved run `compared_to`)."""
+    def save(self, out_dir: str | Path) -> Path:
+        """Write report.json, report.md and report.html; the path of report.json."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         data = self.to_dict()
         (out / "report.json").write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
         (out / "report.md").write_text(self.to_markdown())
-        write_html(out, data, changes, compared_to)
+        write_html(out, data)
         return out / "report.json"
 
 
