@@ -4,7 +4,7 @@ One rule, applied everywhere through `fmt_metric(name, value)`:
 
 - a score (0..100): 2 decimals (`99.20`);
 - a rate or metric in [0, 1] (nDCG, recall, check rate, a component): 3 decimals (`0.958`);
-- a latency in ms (a name with `ms`, `latency`, `p50`/`p95`/`p99`/`mean`): 2 decimals below 10 ms,
+- a latency in ms (a name with `ms`, `latency`, `p50`/`p95`/`p99`): 2 decimals below 10 ms,
   1 decimal from there (`0.63`, `10.5`, `1,234.5`), with a thousands separator;
 - a size in bytes (a name with `bytes`): humanised, binary units (`7.6 MiB`);
 - an integer count: thousands separator (`12,345`);
@@ -15,9 +15,10 @@ JSON files keep full precision; only what a person reads is formatted.
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any
 
-_MS_HINTS = ("ms", "latency", "p50", "p95", "p99", "mean")
+_MS_HINTS = ("ms", "latency", "p50", "p95", "p99")  # `mean` alone is no unit: latency.x.mean starts with latency
 
 
 def is_missing(v: Any) -> bool:
@@ -60,9 +61,10 @@ def fmt_number(v: Any) -> str:
         return "-"
     if isinstance(v, bool):
         return "yes" if v else "no"
-    if isinstance(v, int):
-        return f"{v:,}"
-    if isinstance(v, float):
+    if isinstance(v, numbers.Integral):  # numpy integers too (pandas columns)
+        return f"{int(v):,}"
+    if isinstance(v, numbers.Real):
+        v = float(v)
         if 0 <= v <= 1:
             return fmt_rate(v)
         return f"{v:,.3f}" if abs(v) < 1000 else f"{v:,.0f}"
@@ -74,7 +76,7 @@ def fmt_metric(name: str, v: Any) -> str:
     low = name.lower()
     if is_missing(v):
         return "-"
-    if not isinstance(v, (int, float)) or isinstance(v, bool):
+    if not isinstance(v, numbers.Real) or isinstance(v, bool):
         return fmt_number(v)
     if "bytes" in low:
         return fmt_bytes(v)

@@ -30,3 +30,10 @@ def test_score_line_names_each_component_and_weight_not_a_dict():
     assert line == "codemem-bench score v2: 81.87 = quality 0.749 ×0.40, latency 1.000 ×0.10"
     assert "{" not in line
     assert score_line({"version": 2, "value": None, "components": {}}) == "codemem-bench score v2: -"
+
+
+def test_numpy_scalars_follow_the_same_rule():
+    import numpy as np
+    assert fmt_metric("unsupported", np.int64(12345)) == "12,345"
+    assert fmt_metric("ndcg@10", np.float64(0.95833)) == "0.958"
+    assert fmt_metric("mean_rank", 3.5) == "3.500"  # `mean` alone does not make a latency
