@@ -53,7 +53,7 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
     h = "".join(f"<th>{escape(c)}</th>" for c in head)
     body = "".join("<tr>" + "".join(_td(c, "n" if _FIGURE.fullmatch(c) else "") for c in r) + "</tr>"
                    for r in rows)
-    return f"<table><tr>{h}</tr>{body}</table>"
+    return f"<table><tr>{h}</tr>{body}</table>" if head else f"<table>{body}</table>"
 
 
 def _score(report: dict[str, Any], scoring_href: str | None) -> str:
@@ -161,7 +161,7 @@ def _environment(report: dict[str, Any]) -> str:
             ["system", f"{m.get('system', '?')} {m.get('arch', '')} ({env.get('platform', '?')})"],
             ["host", m.get("hostname", "?")], ["python", m.get("python", env.get("python", "?"))],
             ["packages", ", ".join(f"{k} {v}" for k, v in (env.get("packages") or {}).items())]]
-    return '<section id="environment"><h2>Machine, commit, date</h2>' + _table(["", ""], rows) + "</section>"
+    return '<section id="environment"><h2>Machine, commit, date</h2>' + _table([], rows) + "</section>"
 
 
 def render_html(report: dict[str, Any], changes: list[dict[str, Any]] | None = None,
