@@ -52,6 +52,21 @@ def run_repetition(backend_spec: str, scenarios: list[Scenario], out_dir: Path,
     return Repetition(capabilities, summaries, samples)
 
 
+def display_path(path: Path) -> str:
+    """`path` relative to the project root when it is inside it (`scenarios/smoke.jsonl`), else as given."""
+    from bench.scenario.suites import project_root
+    try:
+        return Path(path).resolve().relative_to(project_root().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def record_files(summaries: dict[str, dict], scenarios: list[Scenario]) -> None:
+    """Add each scenario's `file` to its summary, so a failure names its file, not only a line."""
+    for sc in scenarios:
+        summaries[sc.name]["file"] = display_path(sc.path)
+
+
 def run_suite(backend_spec: str, scenarios: list[Scenario], out_dir: Path,
               progress: ProgressFactory | None = None, keep_data: bool = False, repeat: int = 1) -> Report:
     """Replay the suite `repeat` times; quality from the first, latency medians over all.
@@ -64,4 +79,5 @@ def run_suite(backend_spec: str, scenarios: list[Scenario], out_dir: Path,
     reps = [run_repetition(backend_spec, scenarios, out_dir, progress, keep_data, i,
                            f" [{i + 1}/{repeat}]" if repeat > 1 else "") for i in range(repeat)]
     capabilities, summaries = combine(reps)
+    record_files(summaries, scenarios)
     return Report(backend=backend_spec, capabilities=capabilities, scenarios=summaries)

@@ -19,9 +19,12 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="replay the suite N times: quality from the first (all must agree), "
                         "latency as medians over the N (default: 1)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument("--save", metavar="NAME", help="also keep this run under reports/history/NAME/")
+    p.add_argument("--compare", metavar="NAME", help="show each figure's change against saved run NAME")
 
 
 def run(args: argparse.Namespace) -> int:
+    saved = _saved_run(args)  # a bad --save/--compare name fails before the run, not after
     from bench.cli.progress import progress_printer
     from bench.run import run_suite
     from bench.scenario.suites import reports_dir, resolve
@@ -33,6 +36,28 @@ def run(args: argparse.Namespace) -> int:
     report = run_suite(args.backend, scenarios, out, progress_printer(args.quiet, plan=[len(s.steps) for s in scenarios] * args.repeat), args.keep_data, args.repeat)
     path = report.save(out)
     print(report.to_table())
-    print(f"report: {path} (and report.md); telemetry: {out / 'telemetry'}")
+    print(f"report: {path} (and report.md, report.html); telemetry: {out / 'telemetry'}")
+    _history(args, report, out, saved)
     ran = sum(s["steps"]["total"] - s["steps"]["unsupported"] for s in report.scenarios.values())
     return 0 if ran else 3
+
+
+def _saved_run(args: argparse.Namespace) -> dict | None:
+    """The report.json of `--compare NAME` (None without it), after checking the `--save` name."""
+    from bench.report import history
+    if args.save:
+        history.check_name(args.save)
+    return history.load_saved(args.compare) if args.compare else None
+
+
+def _history(args: argparse.Namespace, report, out: Path, saved: dict | None) -> None:
+    """`--compare`: print the changes and put them in report.html; then `--save` the run."""
+    from bench.report import history
+    from bench.report.html import write_html
+    if saved is not None:
+        changes = history.changes(report.to_dict(), saved)
+        write_html(out, report.to_dict(), changes, args.compare)
+        print(history.changes_table(changes, args.compare))
+        print(f"paired significance tests: codemem-bench gate {out} --baseline {history.history_root() / args.compare}")
+    if args.save:
+        print(f"saved as {args.save!r}: {history.save_run(out, args.save)}")

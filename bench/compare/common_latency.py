@@ -63,13 +63,13 @@ def latency_rows(sections: dict[str, dict[str, Any]], ref: str, alpha: float
     for g, by_backend in samples.items():
         for stat, q in STATS.items():
             metric = f"latency.{g}.{stat}"
-            values = {b: round(float(np.quantile(v, q)), 4) for b, v in by_backend.items()}
+            values = {b: float(np.quantile(v, q)) for b, v in by_backend.items()}
             vs = {}
             for b in sections:
                 if b != ref:
                     t, p = raw[(g, stat, b)], adjusted[(g, stat, b)]
-                    vs[b] = {"diff": round(values[b] - values[ref], 4), "p_quantile": round(t.p_value, 6),
-                             "p_holm": round(p, 6), "significant": p < alpha}
+                    vs[b] = {"diff": values[b] - values[ref], "p_quantile": float(t.p_value),
+                             "p_holm": float(p), "significant": bool(p < alpha)}
             rows.append({"metric": metric, "direction": direction(metric), "values": values, "vs_reference": vs,
                          "n": {b: len(v) for b, v in by_backend.items()}})
     return rows, {"common": kept, "excluded": excluded}

@@ -43,11 +43,11 @@ def _ran(qs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _mean(qs: list[dict[str, Any]], metric: str) -> float | None:
     vals = [q[metric] for q in qs if metric in q]
-    return round(fmean(vals), 6) if vals else None
+    return fmean(vals) if vals else None
 
 
 def _coverage_row(queries: dict[str, list[dict[str, Any]]], ref: str) -> dict[str, Any]:
-    values = {b: round(len(_ran(qs)) / len(qs), 6) if qs else None for b, qs in queries.items()}
+    values = {b: len(_ran(qs)) / len(qs) if qs else None for b, qs in queries.items()}
     return _plain_row("queries_ran", values, ref)
 
 
@@ -84,14 +84,14 @@ def _by_category(name: str, queries: dict[str, list[dict[str, Any]]], ref: str,
 
 
 def _plain_row(metric: str, values: dict[str, Any], ref: str) -> dict[str, Any]:
-    vs = {b: {"diff": None if v is None or values[ref] is None else round(v - values[ref], 6)}
+    vs = {b: {"diff": None if v is None or values[ref] is None else v - values[ref]}
           for b, v in values.items() if b != ref}
     return {"metric": metric, "direction": direction(metric), "values": values, "vs_reference": vs}
 
 
 def _scenario_rows(s: dict[str, dict[str, Any]], ref: str) -> list[dict[str, Any]]:
     rows = [_plain_row("check_rate", {b: x["checks"]["rate"] for b, x in s.items()}, ref)]
-    rows.append(_plain_row("coverage", {b: round(1 - x["steps"]["unsupported"] / x["steps"]["total"], 6)
+    rows.append(_plain_row("coverage", {b: 1 - x["steps"]["unsupported"] / x["steps"]["total"]
                                         if x["steps"]["total"] else None for b, x in s.items()}, ref))
     extra = sorted({m for x in s.values() for m in x["metrics"]})
     rows += [_plain_row(m, {b: x["metrics"].get(m) for b, x in s.items()}, ref) for m in extra]

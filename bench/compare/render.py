@@ -11,28 +11,21 @@ from typing import Any
 
 import pandas as pd
 
+from bench.report.formatting import fmt_metric, fmt_score, fmt_signed
+
 _ARROW = {"higher": "↑", "lower": "↓"}
-
-
-def _num(v: Any) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, int) or (isinstance(v, float) and abs(v) >= 1000):
-        return f"{v:,.0f}"
-    return f"{v:.3f}"
 
 
 def _cell(row: dict[str, Any], backend: str, with_p: bool) -> str:
     v = row["values"].get(backend)
     vs = row["vs_reference"].get(backend)
+    m = row["metric"]
     if vs is None or v is None or vs.get("diff") is None:
-        return _num(v)
-    d = vs["diff"]
-    sign = "+" if d >= 0 else "-"
+        return fmt_metric(m, v)
     star = "*" if vs.get("significant") else ""
     p = vs.get("p_holm")
     tail = f", p={p:.3g}" if with_p and p is not None else ""
-    return f"{_num(v)} ({sign}{_num(abs(d))}{star}{tail})"
+    return f"{fmt_metric(m, v)} ({fmt_signed(m, vs['diff'])}{star}{tail})"
 
 
 def rows_frame(rows: list[dict[str, Any]], backends: list[str], with_p: bool = False) -> pd.DataFrame:
@@ -50,7 +43,7 @@ def to_table(comparison: dict[str, Any]) -> str:
     """What the terminal shows: one block per scenario."""
     backends = comparison["backends"]
     out = [f"reference: {comparison['reference']}   * = significant at alpha {comparison['test']['alpha']} "
-           "(Holm-corrected)   score: " + ", ".join(f"{b} {comparison['score'][b]}" for b in backends)]
+           "(Holm-corrected)   score: " + ", ".join(f"{b} {fmt_score(comparison['score'][b])}" for b in backends)]
     for name, sc in comparison["scenarios"].items():
         out += ["", f"== {name} ({sc['queries']} queries)",
                 rows_frame(_scenario_rows(sc), backends).to_string(index=False)]
@@ -80,7 +73,7 @@ def to_markdown(comparison: dict[str, Any]) -> str:
              f"- quality: {t['quality']} (seed {t['seed']}, {t['permutations']} permutations when not exact)",
              f"- latency: {t['latency']}", "",
              "| backend | codemem-bench score |", "|---|---|",
-             *(f"| `{b}` | {comparison['score'][b]} |" for b in backends), ""]
+             *(f"| `{b}` | {fmt_score(comparison['score'][b])} |" for b in backends), ""]
     for name, sc in comparison["scenarios"].items():
         reps = ", ".join(f"{b} {n}" for b, n in sc["repetitions"].items())
         lines += [f"## {name}", "", f"{sc['queries']} ranked queries; repetitions: {reps}.", ""]

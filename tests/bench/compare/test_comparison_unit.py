@@ -54,7 +54,7 @@ def test_quality_rows_hold_means_diffs_and_holm_corrected_p(comparison):
     assert rows["ndcg@10"]["values"] == {"ref": pytest.approx(fmean(REF["ndcg@10"])),
                                          "b": pytest.approx(fmean(B["ndcg@10"]))}
     assert nd["diff"] == pytest.approx(-0.2) and rc["diff"] == pytest.approx(-1.5 / 8)
-    # figures in the comparison are rounded to 6 decimals
+    # figures in the comparison keep full precision (comparison.json is not rounded)
     assert nd["p_randomisation"] == pytest.approx(2 / 256, abs=1e-6) and rc["p_randomisation"] == pytest.approx(2 / 8)
     # Holm with m = 2: 2 * 2/256, then max(that, 1 * 2/8)
     assert nd["p_holm"] == pytest.approx(4 / 256, abs=1e-6) and rc["p_holm"] == pytest.approx(0.25)
