@@ -39,6 +39,7 @@ for name, folder in DATA.items():
     package_data.update(data_packages(name, folder))
 for name, folder in DATA_FOLDERS.items():
     package_data.update(data_packages(name, folder))
+package_data["reference.mcp_server"] = ["tool_listing.json"]   # the fast-start front's saved answers
 code = find_packages(include=["bench", "bench.*", "reference", "reference.*"])
 package_dir = {name: DATA[top] + name[len(top):].replace(".", "/") for name in package_data for top in DATA
                if name == top or name.startswith(top + ".")}
