@@ -173,7 +173,8 @@ def test_mcp_server_over_stdio_stores_no_secret(tmp_path):
     plant_files(tmp_path / "src")
     data = tmp_path / "data"
     params = StdioServerParameters(command=sys.executable, args=[
-        "-m", "reference.mcp_server", "--data", str(data), "--root", str(tmp_path), "--clock", "logical:1736935800"])
+        "-m", "reference.mcp_server", "--data", str(data), "--root", str(tmp_path), "--clock", "logical:1736935800",
+        "--tools", "all"])
 
     async def session():
         async with Client(stdio_client(params)) as client:
