@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from reference.mcp_server.cli import add_arguments, config_from_args
+from reference.mcp_server.cli import add_arguments, config_from_args, error_line
 
 NAME = "serve"
 HELP = "Serve the reference store over MCP (stdio) for a coding agent; several servers may share --data."
@@ -20,12 +20,13 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve; a data folder that cannot be opened is one line on stderr (naming the file) and exit code 2."""
-    from reference.mcp_server.fast_start import StartupError, serve_stdio  # the mcp package loads behind it
+    from reference.errors import StoreError
+    from reference.mcp_server.fast_start import serve_stdio  # the mcp package loads behind it
 
     try:
         serve_stdio(config_from_args(args), log_level=args.log_level)
-    except StartupError as exc:
-        print(f"codemem-bench serve: error: {exc}", file=sys.stderr)
+    except StoreError as exc:  # StartupError, or damage found while building the tools (CorruptData)
+        print(f"codemem-bench serve: error: {error_line(exc)}", file=sys.stderr)
         return 2
     return 0
 

@@ -15,8 +15,6 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from reference.patterns.lazy_redactor import redact_json
-
 KEY_CACHE = 1 << 16
 
 
@@ -36,4 +34,6 @@ class GraphRedaction:
     def payload(self, value: Any) -> Any:
         if self.redactor is None or value is None:
             return value
+        from reference.patterns.lazy_redactor import redact_json  # the patterns package loads Hyperscan
+
         return redact_json(value, self.redactor)

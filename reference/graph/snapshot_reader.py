@@ -6,6 +6,12 @@
 No LMDB here. `open` checks the magic, version, size and every CRC before
 answering anything, so a damaged file raises `CorruptSnapshot` instead of
 giving a wrong answer. Lookups binary-search the sorted id array in place.
+
+The graph store redacts ids, relations and policy paths on write, so lookups here
+redact their arguments the same way (`redactor`, default the built-in `pat:secrets`
+compiled on the first lookup; `redact=False` looks keys up as given): a raw id that
+carries a secret finds its node. Only `redaction.py` and the lazy redactor are
+imported here; Hyperscan is loaded on the first lookup, LMDB never.
 """
 from __future__ import annotations
 
@@ -17,10 +23,12 @@ import struct
 import sys
 import zlib
 from array import array
+from collections.abc import Callable
 from typing import Any
 
 from reference.graph.errors import CorruptSnapshot, KeyCollision, UnsupportedFormat
 from reference.graph.records import EdgeRef, KVEntry, Node
+from reference.graph.redaction import GraphRedaction
 from reference.graph.snapshot_format import HEADER, HEADER_CRC_OFFSET, MAGIC, SECTION, SECTIONS, TABLE_END, VERSION
 from reference.keys import hash64
 
@@ -28,11 +36,19 @@ from reference.keys import hash64
 _tuple_new = tuple.__new__
 
 
+def _shared_secrets(text: str) -> str:
+    """The process's built-in secrets redactor, imported on first use (it loads Hyperscan)."""
+    from reference.patterns.lazy_redactor import shared_secrets_redactor
+
+    return shared_secrets_redactor()(text)
+
+
 class SnapshotReader:
     """A verified, memory-mapped snapshot; see the module docstring."""
 
-    def __init__(self, path: str, mm: mmap.mmap) -> None:
+    def __init__(self, path: str, mm: mmap.mmap, redactor: Callable[[str], str] | None = None) -> None:
         self.path = path
+        self._redaction = GraphRedaction(redactor)
         self._mm = mm
         self._buf = memoryview(mm)
         self._views: list[memoryview] = [self._buf]
@@ -43,15 +59,19 @@ class SnapshotReader:
             raise
 
     @classmethod
-    def open(cls, path: str | os.PathLike) -> SnapshotReader:
+    def open(cls, path: str | os.PathLike, redactor: Callable[[str], str] | None = None,
+             redact: bool = True) -> SnapshotReader:
+        """Map and verify `path`; lookups redact their keys with `redactor` (module docstring)."""
         path = os.fspath(path)
+        if redactor is None and redact:
+            redactor = _shared_secrets
         with open(path, "rb") as fh:
             size = os.fstat(fh.fileno()).st_size
             if size < TABLE_END:
                 raise CorruptSnapshot(f"snapshot {path}: {size} bytes is smaller than its {TABLE_END}-byte header")
             mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
         try:
-            return cls(path, mm)
+            return cls(path, mm, redactor if redact else None)
         except BaseException:
             mm.close()
             raise
@@ -165,6 +185,7 @@ class SnapshotReader:
         return name
 
     def _index(self, key: str) -> int | None:
+        key = self._redaction.key(key)
         nid = hash64(key)
         i = bisect.bisect_left(self._ids, nid)
         if i == self.n_keys or self._ids[i] != nid:
@@ -188,6 +209,7 @@ class SnapshotReader:
         return self._adjacent(dst, rel, self._in, False)
 
     def _adjacent(self, key: str, rel: str | None, lists: tuple, outgoing: bool) -> list[EdgeRef]:
+        key = self._redaction.key(key)
         i = self._index(key)
         if i is None:
             return []
@@ -199,13 +221,15 @@ class SnapshotReader:
         except (IndexError, KeyError) as exc:
             raise self._fail(f"adjacency of {key!r} holds an invalid relation or key index ({exc})") from None
         if rel is not None:
+            rel = self._redaction.key(rel)
             triples = [t for t in triples if t[0] == rel]
         if outgoing:
             return [_tuple_new(EdgeRef, (key, r, o, v)) for r, o, v in triples]
         return [_tuple_new(EdgeRef, (o, r, key, v)) for r, o, v in triples]
 
     def get_kv(self, scope: str, namespace: str, key: str) -> KVEntry | None:
-        path = f"{scope}\0{namespace}\0{key}".encode()
+        k = self._redaction.key
+        path = f"{k(scope)}\0{k(namespace)}\0{k(key)}".encode()
         lo, hi = 0, self.n_kv
         while lo < hi:
             mid = (lo + hi) // 2
@@ -218,7 +242,7 @@ class SnapshotReader:
         return None
 
     def list_kv(self, scope: str, namespace: str) -> list[KVEntry]:
-        prefix = f"{scope}\0{namespace}\0".encode()
+        prefix = f"{self._redaction.key(scope)}\0{self._redaction.key(namespace)}\0".encode()
         return [self._kv_entry(i) for i in range(self.n_kv) if self._kv_path(i).startswith(prefix)]
 
     def _kv_path(self, i: int) -> bytes:

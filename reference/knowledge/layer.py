@@ -38,6 +38,7 @@ from reference.memories import check_memory_id
 from reference.memory_record import MemoryEntry
 from reference.tracker import MemoryFilter
 from reference.tracker.codec import from_db, to_db
+from reference.tracker.sqlite_errors import sqlite_errors
 from reference.vector_search import KIND_TAGS
 
 EXTENSION_KEY = "knowledge"
@@ -116,7 +117,8 @@ class KnowledgeLayer:
         end. The cursor moves with every ingest (same transaction), so an interrupted backfill
         resumes where it stopped.
         """
-        count, self._backlog = bf.step(self.store.tracker, self._ingest, limit, scan_cap)
+        with sqlite_errors(self.store.tracker.path):  # a damaged tracker.db: CorruptData naming it
+            count, self._backlog = bf.step(self.store.tracker, self._ingest, limit, scan_cap)
         return count
 
     def learn(self, pattern: str, concepts: list[str] | None = None, source: str | None = None) -> MemoryEntry:

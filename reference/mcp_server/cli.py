@@ -10,6 +10,13 @@ from reference.mcp_server.profiles import DEFAULT_PROFILE, PROFILES, modules_for
 from reference.mcp_server.server_clock import parse_clock
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+MAX_ERROR = 500
+
+
+def error_line(exc: BaseException) -> str:
+    """A start-up error as one short line (an integrity report spans several)."""
+    text = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+    return text if len(text) <= MAX_ERROR else text[:MAX_ERROR] + "..."
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -45,7 +52,8 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from reference.mcp_server.fast_start import StartupError, serve_stdio
+    from reference.errors import StoreError
+    from reference.mcp_server.fast_start import serve_stdio
 
     parser = argparse.ArgumentParser(prog="python -m reference.mcp_server",
                                      description="Serve the reference memory store over MCP (stdio).")
@@ -57,8 +65,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(exc))
     try:
         serve_stdio(config, log_level=args.log_level)
-    except StartupError as exc:
-        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+    except StoreError as exc:  # StartupError, or damage found while building the tools (CorruptData)
+        print(f"{parser.prog}: error: {error_line(exc)}", file=sys.stderr)
         return 2
     return 0
 

@@ -40,6 +40,7 @@ class PatternSetFolder:
 
     def save(self, definition: dict[str, Any]) -> PatternSet:
         """Compile and install `definition`, then persist it for the other servers."""
+        definition = self.manager.screened(definition)  # no secret on disk: reference/patterns/definition_secrets.py
         with self._lock:
             # the file is checked first, so a refused write loads nothing
             target = self.policy.named_file(FOLDER, str(definition["id"]).split(":", 1)[-1], ".json",

@@ -19,12 +19,14 @@ from typing import Any
 from reference.clock import Clock, SystemClock
 from reference.patterns.compiled_set import CompiledSet, CompileStats, compile_set
 from reference.patterns.database_cache import DatabaseCache
+from reference.patterns.definition_secrets import screen_definition
 from reference.patterns.errors import PatternError, UnknownPatternSet
 from reference.patterns.pattern_match import PatternMatch
 from reference.patterns.pattern_set import PatternSet, parse_definition, read_definition_file
 from reference.telemetry import NullSink, TelemetryEvent, TelemetrySink
 
 BUILTIN_DIR = Path(__file__).parent / "builtin"
+SECRETS_SET = "pat:secrets"
 DEFINITION_SUFFIXES = (".json", ".toml")
 
 
@@ -45,17 +47,36 @@ class PatternSetManager:
         self._cache = DatabaseCache(self.data_dir / "patterns" if self.data_dir is not None else None)
         self._sets: dict[str, CompiledSet] = {}
         self._lock = threading.Lock()
+        self._secrets_redactor: tuple[CompiledSet, Any] | None = None
         if builtins:
             self.load_dir(BUILTIN_DIR)
 
     # loading
 
     def load(self, definition: dict[str, Any]) -> PatternSet:
-        """Compile (or fetch from cache) and install one set, replacing any set with its id."""
-        compiled = compile_set(parse_definition(definition), self._cache, self.stats)
+        """Compile (or fetch from cache) and install one set, replacing any set with its id.
+
+        The definition is screened first (`screened`): a secret in its description or
+        tags is redacted, one in its id, names or regexes refuses the set.
+        """
+        compiled = compile_set(parse_definition(self.screened(definition)), self._cache, self.stats)
         with self._lock:
             self._sets[compiled.definition.id] = compiled
         return compiled.definition
+
+    def screened(self, definition: Any) -> Any:
+        """`definition` as it may be stored (definition_secrets.py), by this manager's `pat:secrets`.
+
+        Without a `pat:secrets` set (`builtins=False`) the definition passes unchanged.
+        """
+        if SECRETS_SET not in self._sets:
+            return definition
+        if self._secrets_redactor is None or self._secrets_redactor[0] is not self._sets[SECRETS_SET]:
+            from reference.patterns.redactor import Redactor  # it imports this module
+
+            redactor = Redactor(self, SECRETS_SET)
+            self._secrets_redactor = (self._sets[SECRETS_SET], redactor.redact)
+        return screen_definition(definition, self._secrets_redactor[1])
 
     def load_file(self, path: str | Path) -> PatternSet:
         """Load one `.json` or `.toml` definition file."""

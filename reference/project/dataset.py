@@ -19,6 +19,11 @@ memories are synthetic (`CommitInfo.synthetic`), built from what is known:
 - parents: the previous commit of the branch, the merge base for the first;
 - git_time: the merge base's commit time + i seconds (i = 1..n);
 - files_changed: empty (unknown).
+A branch whose `merge_base` is null shares no commit with the default branch (an
+orphan such as `gh-pages`, or a rewritten history): it is registered with no base,
+its body reads `Commit i of n on <name>, an unrelated history (no merge base with
+<default>).`, its first commit has no parent, there are no near files, and its
+git_time is the default branch's last commit time + i (after all of it).
 A sha listed by several branches belongs to the first branch that lists it.
 """
 from __future__ import annotations
@@ -117,11 +122,11 @@ def read_dataset(folder: str | Path) -> History:
         name, tip = _field(bpath, n, obj, "name", str), _field(bpath, n, obj, "tip", str)
         base = obj.get("merge_base")
         shas = _field(bpath, n, obj, "commits", list)
-        if base not in position:
-            raise DatasetError(f"{bpath}:{n}: merge_base: {base!r} is not a commit of commits.jsonl")
+        if base is not None and base not in position:
+            raise DatasetError(f"{bpath}:{n}: merge_base: {str(base)[:60]!r} is not a commit of commits.jsonl")
         try:
             history.branches.append(BranchInfo(name, tip, base, tuple(shas)))
-            own = _branch_commits(main, position[base], name, shas, claimed, default)
+            own = _branch_commits(main, position.get(base), name, shas, claimed, default)
         except ProjectError as exc:
             raise DatasetError(f"{bpath}:{n}: {exc}") from None
         history.commits += own
@@ -129,21 +134,30 @@ def read_dataset(folder: str | Path) -> History:
     return history
 
 
-def _branch_commits(main: list[CommitInfo], base_at: int, name: str, shas: list[Any], claimed: set[str],
+def _branch_commits(main: list[CommitInfo], base_at: int | None, name: str, shas: list[Any], claimed: set[str],
                     default: str) -> list[CommitInfo]:
-    base = main[base_at]
-    near = Counter(f for c in main[max(0, base_at - NEIGHBOURS): base_at + 1] for f in c.files)
-    files = [f for f, _ in sorted(near.items(), key=lambda fc: (-fc[1], fc[0]))[:NEAR_FILES]]
+    """The branch's synthetic commits; `base_at` None for a branch with no merge base (module docstring)."""
     topic = " ".join(topic_words(name)) or name
-    out, parent = [], base.sha
+    if base_at is None:
+        start_time = max((c.git_time for c in main), default=0)
+        parent: str | None = None
+    else:
+        base = main[base_at]
+        near = Counter(f for c in main[max(0, base_at - NEIGHBOURS): base_at + 1] for f in c.files)
+        files = [f for f, _ in sorted(near.items(), key=lambda fc: (-fc[1], fc[0]))[:NEAR_FILES]]
+        start_time, parent = base.git_time, base.sha
+    out = []
     for i, sha in enumerate(shas, start=1):
         if not isinstance(sha, str):
-            raise ProjectError(f"commits[{i - 1}]: expected a sha string, got {sha!r}")
+            raise ProjectError(f"commits[{i - 1}]: expected a sha string, got {str(sha)[:60]!r}")
         if sha not in claimed:
             claimed.add(sha)
-            body = (f'Commit {i} of {len(shas)} on {name}, branched from {default} at {base.sha[:12]} '
-                    f'("{base.subject}").\nFiles near the branch point: {", ".join(files) or "(none)"}')
-            out.append(CommitInfo(sha, (parent,), name, base.git_time + i, f"Work on branch {name}: {topic}",
-                                  body, (), synthetic=True))
+            if base_at is None:
+                body = f"Commit {i} of {len(shas)} on {name}, an unrelated history (no merge base with {default})."
+            else:
+                body = (f'Commit {i} of {len(shas)} on {name}, branched from {default} at {base.sha[:12]} '
+                        f'("{base.subject}").\nFiles near the branch point: {", ".join(files) or "(none)"}')
+            out.append(CommitInfo(sha, (parent,) if parent else (), name, start_time + i,
+                                  f"Work on branch {name}: {topic}", body, (), synthetic=True))
         parent = sha
     return out

@@ -57,6 +57,13 @@ CASES = [
      "DATABASE_URL is postgres://admin:[REDACTED:url-credentials]@db.internal:5432/app"),
     ("password-assignment", 'password = "hunter22"', 'password = "[REDACTED:password-assignment]"'),
     ("secret-assignment", "api_key: 'abcd1234efgh5678'", "api_key: '[REDACTED:secret-assignment]'"),
+    # a prefixed key name: no word boundary after `_`, so the key words take an optional prefix
+    ("password-assignment", 'DB_PASSWORD = "hunter22"', 'DB_PASSWORD = "[REDACTED:password-assignment]"'),
+    ("secret-assignment", 'AWS_SECRET = "abcd1234efgh5678"', 'AWS_SECRET = "[REDACTED:secret-assignment]"'),
+    ("secret-assignment", 'GITHUB_TOKEN="abcd1234efgh5678"', 'GITHUB_TOKEN="[REDACTED:secret-assignment]"'),
+    ("secret-assignment", "my_api_key: 'abcd1234efgh5678'", "my_api_key: '[REDACTED:secret-assignment]'"),
+    ("secret-assignment", 'cfg.client_secret = "abcd1234efgh5678"', 'cfg.client_secret = "[REDACTED:secret-assignment]"'),
+    ("env-secret", "GITHUB_TOKEN=abc123def456\n", "GITHUB_TOKEN=[REDACTED:env-secret]\n"),
     ("env-secret", "export GITHUB_TOKEN=abc123def456\n", "export GITHUB_TOKEN=[REDACTED:env-secret]\n"),
     ("unquoted-assignment", "password=hunter2", "password=[REDACTED:unquoted-assignment]"),
     ("unquoted-assignment", "secret: abc", "secret: [REDACTED:unquoted-assignment]"),
@@ -77,6 +84,8 @@ NOT_SECRETS = [
     "API_KEY = os.environ['API_KEY']", "DB_PASSWORD=None", "if password == typed:",
     "password := getpw()", "token: &str", "secret = $SECRET", "password=[REDACTED:x]", "pwd = os.getcwd()",
     "password=xxxx", "credentials = self.netrc.get_credentials(host)",
+    'token_type = "bearer_access"', 'DB_PASSWORD_FIELD = "password_input"', 'get_password("user_name_here")',
+    "db_password = get_password()", 'password_hash: "sha256"', "MIN_PASSWORD_LENGTH = 12",
 ]
 
 

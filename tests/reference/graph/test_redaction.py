@@ -69,3 +69,47 @@ def test_redacted_ids_are_stable_and_found_by_the_original_key(tmp_path):
     with GraphStore.open(tmp_path, clock=LogicalClock(10.0), sync=False) as g:  # same input, same id after reopen
         assert g.get_node(raw).id == node.id
     assert leaked(tmp_path, [("k", "", s) for s in ("PLANTEDhunter2", "PLANTEDxyz9", "PLANTEDns", "PLANTEDk")]) == []
+
+
+def test_snapshot_lookups_by_a_raw_id_carrying_a_secret(tmp_path):
+    """The snapshot holds redacted ids; the reader redacts its lookups the same way the store does."""
+    raw = "file:cfg/password=PLANTEDsnap42.ini"
+    with GraphStore.open(tmp_path / "g", clock=LogicalClock(), sync=False) as g:
+        g.put_node(raw, "file", {"n": 1})
+        g.put_edge(raw, "imports", "file:b.py")
+        g.put_kv("repo", "password=PLANTEDsnapns", "api_key=PLANTEDsnapk", {"v": 1})
+        g.export_snapshot(tmp_path / "s.snap")
+    assert b"PLANTEDsnap" not in (tmp_path / "s.snap").read_bytes()
+    with SnapshotReader.open(tmp_path / "s.snap") as snap:
+        node = snap.get_node(raw)
+        assert node is not None and node.id == REDACTED_ID and node.payload == {"n": 1}
+        assert [(e.src, e.rel, e.dst) for e in snap.get_out(raw, "imports")] == [(REDACTED_ID, "imports", "file:b.py")]
+        assert [e.src for e in snap.get_in("file:b.py")] == [REDACTED_ID]
+        assert snap.get_kv("repo", "password=PLANTEDsnapns", "api_key=PLANTEDsnapk").payload == {"v": 1}
+        assert len(snap.list_kv("repo", "password=PLANTEDsnapns")) == 1
+        assert snap.get_node(REDACTED_ID) is not None  # the stored (redacted) id still finds it
+    with SnapshotReader.open(tmp_path / "s.snap", redact=False) as snap:  # without redaction: the miss
+        assert snap.get_node(raw) is None and snap.get_out(raw) == []
+
+
+def test_snapshot_reader_takes_a_custom_redactor(tmp_path):
+    def mine(text: str) -> str:
+        return text.replace("CUSTOM9", "[REDACTED:custom]")
+
+    with GraphStore.open(tmp_path / "g", clock=LogicalClock(), sync=False, redactor=mine) as g:
+        g.put_node("file:CUSTOM9.py", "file", {})
+        g.export_snapshot(tmp_path / "s.snap")
+    with SnapshotReader.open(tmp_path / "s.snap", redactor=mine) as snap:
+        assert snap.get_node("file:CUSTOM9.py").id == "file:[REDACTED:custom].py"
+    with SnapshotReader.open(tmp_path / "s.snap") as snap:  # the built-in set does not know this secret
+        assert snap.get_node("file:CUSTOM9.py") is None
+
+
+def test_importing_the_snapshot_reader_loads_neither_lmdb_nor_hyperscan():
+    import subprocess
+    import sys
+
+    code = ("import sys, reference.graph.snapshot_reader; "
+            "print(sorted(m for m in ('lmdb', 'hyperscan', 'reference.patterns') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -111,3 +111,13 @@ def test_set_flags_apply_to_every_pattern(manager):
     manager.load({"id": "pat:ci", "patterns": ["secret", "^key"], "flags": ["caseless", "multiline"]})
     got = [(m.pattern_index, m.start, m.end) for m in manager.scan("pat:ci", b"SeCrEt\nKEY secret")]
     assert got == [(0, 0, 6), (1, 7, 10), (0, 11, 17)]
+
+
+@pytest.mark.parametrize("text,found", [
+    ("obj = yaml.load(open(request.args['q']), Loader=yaml.Loader)", True),  # a call inside the arguments
+    ("obj = yaml.load(f, Loader=yaml.FullLoader)", True),
+    ("obj = yaml.load(open(p), Loader=yaml.SafeLoader)", False),
+])
+def test_yaml_unsafe_loader_sees_past_a_nested_call(shared_manager, text, found):
+    names = {m.name for m in shared_manager.scan("pat:security-smells", text.encode())}
+    assert ("yaml-unsafe-loader" in names) is found

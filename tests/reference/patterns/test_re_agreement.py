@@ -21,6 +21,7 @@ SMELL_TARGETS = [
     "subprocess.run(\n    cmd,\n    shell=True)", "subprocess.Popen(args, shell = True)", "os.system('ls')",
     "os.popen(c)", "pickle.loads(blob)", "cPickle.load(f)", "marshal.loads(b)", "yaml.load(stream)",
     "yaml.load(open(path))", "yaml.load(f, Loader=yaml.Loader)", "yaml.load(f, Loader=SafeLoader)",
+    "yaml.load(open(request.args['q']), Loader=yaml.Loader)", "yaml.load(open(p), Loader=yaml.SafeLoader)",
     "yaml.unsafe_load(s)", "hashlib.md5(password.encode())", "sha1(user_pwd)",
     "hashlib.new('sha1', passwd)", "requests.get(u, verify=False)", "ssl._create_unverified_context()",
     "ssl.CERT_NONE", "api_key = 'abcd1234'", "cur.execute(f\"SELECT * FROM t WHERE id={i}\")",

@@ -45,6 +45,17 @@ def test_scan_of_the_secrets_set_agrees_with_redaction(shared_manager):
     assert [m.name for m in shared_manager.scan("pat:secrets", b"password=hunter2")] == ["unquoted-assignment"]
 
 
+@pytest.mark.parametrize("kind,text,expected", CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_a_redacted_text_scans_clean(shared_manager, kind, text, expected):
+    """A marker is not itself a secret: `pattern_scan pat:secrets` finds nothing in redacted text."""
+    assert shared_manager.scan("pat:secrets", expected.encode()) == []
+
+
+def test_a_marker_with_a_real_secret_after_it_is_still_reported(shared_manager):
+    hits = shared_manager.scan("pat:secrets", b'api_key = "[REDACTED:jwt] hunter22xyz"')
+    assert [m.name for m in hits] == ["secret-assignment"]
+
+
 def test_allow_list_vetoes_only_named_patterns_and_covering_matches(tmp_path):
     manager = PatternSetManager(tmp_path, builtins=False)
     manager.load({"id": "pat:mine", "names": ["kv", "raw"],

@@ -70,3 +70,29 @@ def test_unknown_merge_base_and_missing_files_are_errors(tmp_path):
     (ds / "meta.json").unlink()
     with pytest.raises(DatasetError, match="meta.json"):
         read_dataset(ds)
+
+
+def _orphan_dataset(folder):
+    return write_dataset(folder, [main_commit("1", None, 100, "Init", ["a.py"]),
+                                  main_commit("2", "1", 200, "Add b", ["b.py"])],
+                         [{"name": "gh-pages", "tip": sha("e"), "merge_base": None, "commits": [sha("d"), sha("e")]}])
+
+
+def test_a_branch_without_merge_base_is_an_unrelated_history(tmp_path):
+    h = read_dataset(_orphan_dataset(tmp_path / "x"))
+    assert [(b.name, b.merge_base) for b in h.branches] == [("gh-pages", None)]
+    d, e = [c for c in h.commits if c.branch == "gh-pages"]
+    assert d.parents == () and e.parents == (sha("d"),)
+    assert (d.git_time, e.git_time) == (201, 202)  # after the default branch's last commit
+    assert d.body == "Commit 1 of 2 on gh-pages, an unrelated history (no merge base with main)."
+    assert [c.sha for c in h.in_time_order()] == [sha("1"), sha("2"), sha("d"), sha("e")]
+
+
+@pytest.mark.parametrize("name", ["sqlite-utils", "httpx", "attrs"])
+def test_the_shipped_datasets_read(name):
+    """httpx has branches with a null merge_base (gh-pages, v1, ...)."""
+    from pathlib import Path
+
+    h = read_dataset(Path(__file__).resolve().parents[3] / "scenarios" / "data" / name)
+    assert h.branches and len({c.sha for c in h.commits}) == len(h.commits)
+    assert len(h.in_time_order()) == len(h.commits)

@@ -57,3 +57,12 @@ def test_time_order_puts_the_earliest_ready_commit_first(tmp_path):
     from reference.project.commit import CommitInfo
     h.commits += [CommitInfo(sha("c"), (sha("1"),), "x", 300, "x"), CommitInfo(sha("d"), (sha("1"),), "y", 250, "y")]
     assert [c.sha for c in h.in_time_order()] == [sha("1"), sha("d"), sha("c"), sha("2")]
+
+
+def test_a_branch_without_merge_base_ingests_with_no_base(tmp_path, store):
+    ds = write_dataset(tmp_path / "x", [main_commit("1", None, 100, "Init", ["a.py"])],
+                       [{"name": "gh-pages", "tip": sha("e"), "merge_base": None, "commits": [sha("e")]}])
+    project = ProjectMemory.for_store(store)
+    r = ingest_history(project, read_dataset(ds))
+    assert (r.commits, r.written, r.branches) == (2, 2, 2)
+    assert set(project.branches()) == {"main", "gh-pages"} and project.head("gh-pages") == sha("e")
