@@ -2,7 +2,9 @@
 
 Page 3 is first read by the knowledge backfill while the tools are built (a raw
 `sqlite3.DatabaseError` there used to escape as a traceback); page 4 fails the
-open-time integrity check, whose multi-line report used to be printed as is.
+open-time integrity check, whose multi-line report used to be printed as is. The servers run
+`--tools all`: the default `core` profile loads no knowledge tools, so it never reads page 3 at start-up
+(a damaged page there is then reported by the first call that reads it, and by `verify`).
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ def test_a_damaged_data_page_exits_with_one_line_naming_the_file(tmp_path, modul
     at = (pages[nth] - 1) * size
     raw[at + 8:at + 40] = bytes(b ^ 0xFF for b in raw[at + 8:at + 40])
     db.write_bytes(bytes(raw))
-    done = subprocess.run([sys.executable, "-m", *module.split(), "--data", str(data)],
+    done = subprocess.run([sys.executable, "-m", *module.split(), "--data", str(data), "--tools", "all"],
                           capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert done.returncode == 2, done.stderr[-2000:]
     lines = done.stderr.strip().splitlines()
