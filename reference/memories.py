@@ -26,6 +26,7 @@ from reference.memory_input import check_metadata, check_tags, redact_input, red
 from reference.memory_record import MemoryEntry, SearchHit, memory_blob_record
 from reference.ontology import check_context, check_insights, check_task
 from reference.tracker import MemoryFilter, Tracker, check_where_metadata, fts_match
+from reference.tracker.filter_index import FilterIndex, labels_of
 from reference.tracker.memories_table import ORDER_NEWEST
 from reference.vector_search import KIND_TAGS
 from reference.vectors import VectorCache
@@ -63,6 +64,7 @@ class Memories:
                  redactor: Callable[[str], str] | None = None) -> None:
         self.tracker, self.blob, self.vectors, self.embedder = tracker, blob, vectors, embedder
         self.clock, self.redactor = clock, redactor
+        self.filter_index = FilterIndex()
 
     # -- writing -----------------------------------------------------------------
     def write(self, text: Any, task: Any = None, insights: Any = None, context: Any = None,
@@ -94,8 +96,14 @@ class Memories:
         except BaseException:
             if put:
                 self.vectors.remove(kh)  # the row was rolled back: do not leave its vector behind
+            self.filter_index.reset()
             raise
+        self._note(entry)
         return entry
+
+    def _note(self, entry: MemoryEntry) -> None:
+        self.filter_index.note_write(entry.key_hash, labels_of(entry.task, entry.context, entry.insights,
+                                                               entry.tags, entry.metadata))
 
     def update_metadata(self, memory_id: str, updates: Any, *, replace_all: bool = False) -> MemoryEntry:
         """Merge `updates` into a memory's metadata (or replace it); appends a new blob record."""
@@ -112,6 +120,7 @@ class Memories:
             ref = self.blob.append(memory_blob_record(entry))
             entry = replace(entry, blob_offset=ref.offset, blob_length=ref.length)
             self.tracker.memories.update_metadata(conn, entry.key_hash, meta, now, ref.offset, ref.length)
+        self._note(entry)
         return entry
 
     def delete(self, memory_id: str) -> bool:
@@ -122,6 +131,7 @@ class Memories:
                 return False
             self.tracker.memories.delete(conn, kh)
             self.vectors.remove(kh)
+        self.filter_index.note_delete(kh)
         return True
 
     # -- reading -----------------------------------------------------------------
@@ -166,7 +176,7 @@ class Memories:
         if flt.empty:  # every memory is a candidate: the vector tags say which rows are memories
             pairs = self.vectors.topk(qvec, top_k, tags=[KIND_TAGS["memory"]], with_ties=True)
         else:
-            cands = np.asarray(self.tracker.memories.candidate_hashes(conn, flt), dtype=np.uint64)
+            cands = self.candidates(flt)
             if cands.size == 0:
                 return []
             pairs = self.vectors.topk(qvec, top_k, allowed=cands, with_ties=True)
@@ -174,6 +184,10 @@ class Memories:
         hits = [SearchHit(entries[h].id, "memory", s, entries[h]) for h, s in pairs if h in entries]
         hits.sort(key=lambda x: (-x.score, x.id))
         return hits[:top_k]
+
+    def candidates(self, flt: MemoryFilter) -> np.ndarray:
+        """Key hashes (sorted uint64) of the memories passing `flt`, from the label index."""
+        return self.filter_index.candidates(self.tracker.conn(), flt)
 
     def keyword(self, query: str, flt: MemoryFilter, top_k: int = 10) -> list[SearchHit]:
         """FTS5 bm25 over text and tags; score = -bm25 (higher is better)."""
