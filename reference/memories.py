@@ -27,6 +27,7 @@ from reference.memory_record import MemoryEntry, SearchHit, memory_blob_record
 from reference.ontology import check_context, check_insights, check_task
 from reference.tracker import MemoryFilter, Tracker, check_where_metadata, fts_match
 from reference.tracker.filter_index import FilterIndex, labels_of
+from reference.tracker.fts_topk import ranked_matches
 from reference.tracker.memories_table import ORDER_NEWEST
 from reference.vector_search import KIND_TAGS
 from reference.vectors import VectorCache
@@ -195,8 +196,14 @@ class Memories:
         match = fts_match(query)
         if match is None or top_k == 0:
             return []
-        return [SearchHit(e.id, "memory", s, e)
-                for e, s in self.tracker.memories.fts(self.tracker.conn(), match, flt, top_k)]
+        conn = self.tracker.conn()
+        if flt.empty:
+            return [SearchHit(e.id, "memory", s, e) for e, s in self.tracker.memories.fts(conn, match, flt, top_k)]
+        kept = ranked_matches(conn, match, top_k, self.candidates(flt))
+        entries = self.tracker.memories.get_many(conn, [h for h, _ in kept])
+        hits = [SearchHit(entries[h].id, "memory", s, entries[h]) for h, s in kept if h in entries]
+        hits.sort(key=lambda x: (-x.score, x.id))
+        return hits[:top_k]
 
     def vector_scores(self, query: str, memory_ids: list[str]) -> dict[str, float]:
         """Cosine of the query with each listed memory; ids without a vector are left out."""

@@ -29,7 +29,6 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 
 from reference.lane import metadata as lane_meta
 from reference.lane.feedback import MAX_FACTOR, FeedbackTable
@@ -39,6 +38,7 @@ from reference.lane.scoring import Floors, final_score
 from reference.lane.taxonomy import MemoryType, type_weight
 from reference.memory_record import MemoryEntry
 from reference.tracker.codec import from_db, to_db
+from reference import vector_topk
 from reference.vector_search import KIND_TAGS
 
 MEMORY_TAG = KIND_TAGS["memory"]
@@ -134,15 +134,16 @@ class LaneSearch:
         qvec = store.memories.embed_query(query)
         allowed = None
         if not flt.empty:
-            allowed = np.asarray(store.tracker.memories.candidate_hashes(conn, flt), dtype=np.uint64)
+            allowed = store.memories.candidates(flt)
             if allowed.size == 0:
                 return []
+        # one pass over the vectors; each deeper look below selects from the same scores
+        keys, cosines = store.vectors.scan(qvec, allowed, tags=None if allowed is not None else [MEMORY_TAG])
         bound = max(type_weight(t) * intent_boost(t, intents) for t in MemoryType) * MAX_FACTOR
         light: dict[int, tuple[str, MemoryType, float]] = {}   # key hash -> (id, type, feedback factor)
         depth = max(4 * top_k, 32)
         while True:
-            pairs = store.vectors.topk(qvec, depth, allowed, tags=None if allowed is not None else [MEMORY_TAG],
-                                       with_ties=True)
+            pairs = vector_topk.best(keys, cosines, depth, with_ties=True)
             kept = [(h, c) for h, c in pairs if floor is None or (c >= floor and c > 0)]
             self._load_light(conn, [h for h, _ in kept if h not in light], light)
             scored = sorted(((final_score(max(c, 0.0), type_weight(light[h][1]), intent_boost(light[h][1], intents),
