@@ -34,6 +34,7 @@ from reference.vectors import VectorCache
 
 
 MAX_SALT = 64
+_RECORD_FIELDS = {"text", "task", "insights", "context", "symbol_keys", "tags", "metadata"}
 
 
 class InvalidArgument(StoreError, ValueError):
@@ -76,21 +77,8 @@ class Memories:
         put = False
         try:
             with self.tracker.tx() as conn:
-                seq = self.tracker.next_seq(conn, "memory")
-                salt = 0
-                mid = derive_memory_id(now, seq, inp.text, salt)
-                while self.tracker.keys.is_taken(conn, mid):
-                    salt += 1
-                    if salt > MAX_SALT:
-                        raise KeyCollision(f"no free memory id after {MAX_SALT} salts (last tried {mid!r}); "
-                                           "is the key hash function degenerate?")
-                    mid = derive_memory_id(now, seq, inp.text, salt)
-                kh = self.tracker.keys.register(conn, mid, "memory")
-                entry = MemoryEntry(mid, kh, inp.task, inp.insights, inp.context, inp.symbol_keys, inp.text, inp.tags,
-                                    inp.metadata, now, now, None, None)
-                ref = self.blob.append(memory_blob_record(entry))
-                entry = replace(entry, blob_offset=ref.offset, blob_length=ref.length)
-                self.tracker.memories.insert(conn, entry)
+                entry = self._insert(conn, inp, now)
+                kh = entry.key_hash
                 if np.any(vec):
                     self.vectors.put(kh, vec, KIND_TAGS["memory"])
                     put = True
@@ -100,6 +88,63 @@ class Memories:
             self.filter_index.reset()
             raise
         self._note(entry)
+        return entry
+
+    def write_many(self, records: list[dict[str, Any]]) -> list[MemoryEntry]:
+        """Several writes in one transaction: all validated first, embedded in one batch, vectors in one append.
+
+        Each record holds `write`'s arguments by name (`text` required). The
+        entries get the ids, rows and blob records that the same writes made
+        one by one would get; nothing is stored if any record is invalid.
+        """
+        inputs = []
+        for i, rec in enumerate(records):
+            if not isinstance(rec, dict):
+                raise InvalidArgument(f"record {i} must be a dict of write_memory arguments, got {type(rec).__name__}")
+            unknown = sorted(set(rec) - _RECORD_FIELDS)
+            if unknown:
+                raise InvalidArgument(f"record {i}: unknown field(s) {', '.join(unknown)[:80]}")
+            inputs.append(redact_input(validate_memory(rec.get("text"), rec.get("task"), rec.get("insights"),
+                                                       rec.get("context"), rec.get("symbol_keys"), rec.get("tags"),
+                                                       rec.get("metadata")), self.redactor))
+        if not inputs:
+            return []
+        vecs = np.asarray(self.embedder.embed([inp.text for inp in inputs]), dtype=np.float32)
+        entries: list[MemoryEntry] = []
+        put: list[int] = []
+        try:
+            with self.tracker.tx() as conn:
+                for inp in inputs:
+                    entries.append(self._insert(conn, inp, self.clock.now()))
+                nonzero = np.flatnonzero(vecs.any(axis=1))
+                if nonzero.size:
+                    put = [entries[i].key_hash for i in nonzero]
+                    self.vectors.put_many(put, vecs[nonzero], KIND_TAGS["memory"])
+        except BaseException:
+            if put:
+                self.vectors.remove_many(put)  # the rows were rolled back: do not leave their vectors behind
+            raise
+        for entry in entries:
+            self._note(entry)
+        return entries
+
+    def _insert(self, conn: Any, inp: Any, now: float) -> MemoryEntry:
+        """Allocate the id, append the blob record and insert the row (inside the caller's transaction)."""
+        seq = self.tracker.next_seq(conn, "memory")
+        salt = 0
+        mid = derive_memory_id(now, seq, inp.text, salt)
+        while self.tracker.keys.is_taken(conn, mid):
+            salt += 1
+            if salt > MAX_SALT:
+                raise KeyCollision(f"no free memory id after {MAX_SALT} salts (last tried {mid!r}); "
+                                   "is the key hash function degenerate?")
+            mid = derive_memory_id(now, seq, inp.text, salt)
+        kh = self.tracker.keys.register(conn, mid, "memory")
+        entry = MemoryEntry(mid, kh, inp.task, inp.insights, inp.context, inp.symbol_keys, inp.text, inp.tags,
+                            inp.metadata, now, now, None, None)
+        ref = self.blob.append(memory_blob_record(entry))
+        entry = replace(entry, blob_offset=ref.offset, blob_length=ref.length)
+        self.tracker.memories.insert(conn, entry)
         return entry
 
     def _note(self, entry: MemoryEntry) -> None:
