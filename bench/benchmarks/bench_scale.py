@@ -1,0 +1,182 @@
+"""Search and write speed at scale: every ranker against the exact-scan floor, in one run.
+
+Run:  python -m pytest bench/benchmarks/bench_scale.py --benchmark-only
+Scale: CODEMEM_BENCH_SCALE=small (2,000 memories, default, CI), medium (10,000),
+full (100,000), or a number of memories.
+
+The module builds one store of N memories with the batch write path
+(`MemoryStore.write_memories`, 1,000 per batch, knowledge layer on), timing
+single writes (`write_memory`) as the store passes 1k, 10k and 100k. Then each
+ranker (galaxybrain, oracle-hybrid, memory-lane, rrf) answers 30 queries, with
+the text alone and with a task + context filter. Beside them, in the same run,
+the exact-scan floor: a bare numpy `matrix @ query` plus `argpartition` over the
+same float32 matrix, held in RAM. Every ranker's `extra_info` holds p50/p95 in
+ms and both as ratios to the floor's; the table of all figures is written to
+/tmp/codemem-bench-scale/report-N.md at the end of the module (and printed with -s).
+"""
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from reference.clock import LogicalClock
+from reference.knowledge import KnowledgeLayer
+from reference.rankers import Query
+from reference.rankers.registry import make_ranker
+from reference.store import MemoryStore
+
+SCALES = {"small": 2_000, "medium": 10_000, "full": 100_000}
+SCALE = os.environ.get("CODEMEM_BENCH_SCALE", "small")
+N = SCALES[SCALE] if SCALE in SCALES else int(SCALE)
+BATCH = 1_000
+SINGLE_AT = [n for n in (1_000, 10_000, 100_000) if n <= N]
+SINGLE_WRITES = 30
+RANKERS = ("galaxybrain", "oracle-hybrid", "memory-lane", "rrf")
+REPORT = Path("/tmp/codemem-bench-scale") / f"report-{N}.md"
+
+WORDS = ("auth token refresh race billing invoice decimal cache redis queue worker retry timeout deploy docker "
+         "schema migration index query latency frontend button modal css api endpoint session cookie webhook "
+         "stripe rounding tax locale font grid layout hydration ssr bundle lint flaky test fixture mock").split()
+VOCAB = [f"term{i}" for i in range(3000)]
+VOCAB_WEIGHTS = [1.0 / (r + 1) for r in range(len(VOCAB))]
+TASKS = ["task:debug", "task:refactor", "task:optimize", "task:implement_feature", None]
+CONTEXTS = ["context:auth", "context:billing", "context:api", "context:frontend", "context:data"]
+
+
+def _record(rng: random.Random, i: int) -> dict:
+    words = rng.choices(WORDS, k=6) + rng.choices(VOCAB, weights=VOCAB_WEIGHTS, k=14)
+    return dict(text=" ".join(words) + f" item{i}", task=rng.choice(TASKS),
+                context=rng.sample(CONTEXTS, rng.randint(0, 2)), tags=rng.sample(["p1", "p2", "p3", "p4"], 1),
+                metadata={"branch": rng.choice(["main", "dev", "feature-x"])})
+
+
+def _queries(rng: random.Random) -> list[Query]:
+    texts = [" ".join(rng.choices(WORDS, k=3) + rng.choices(VOCAB, weights=VOCAB_WEIGHTS, k=2)) for _ in range(30)]
+    return [Query(t) for t in texts]
+
+
+def _filtered(queries: list[Query], rng: random.Random) -> list[Query]:
+    return [Query(q.text, task=rng.choice(TASKS[:4]), context=[rng.choice(CONTEXTS)]) for q in queries]
+
+
+def _pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p * (len(xs) - 1))))]
+
+
+class Figures:
+    """Everything the module measured, written out as one table at the end."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, str]] = []
+
+    def add(self, name: str, value: str) -> None:
+        self.rows.append((name, value))
+
+    def write(self) -> str:
+        text = f"# bench_scale at N = {N:,} memories\n\n| measure | value |\n|---|---|\n"
+        text += "".join(f"| {a} | {b} |\n" for a, b in self.rows)
+        REPORT.parent.mkdir(parents=True, exist_ok=True)
+        REPORT.write_text(text)
+        return text
+
+
+@pytest.fixture(scope="module")
+def figures():
+    figs = Figures()
+    yield figs
+    print("\n" + figs.write())
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, figures):
+    """The store of N memories, built once; single-write latency sampled at 1k / 10k / 100k."""
+    path = tmp_path_factory.mktemp("bench_scale")
+    clock = LogicalClock(1_700_000_000.0)
+    store = MemoryStore.open(path, clock=clock)
+    KnowledgeLayer.for_store(store)  # on, as the reference backend and the MCP server open it
+    rng = random.Random(0)
+    single: dict[int, list[float]] = {}
+    batch_s, written, i = 0.0, 0, 0
+    while written < N:
+        if SINGLE_AT and written >= SINGLE_AT[0]:
+            lat = []
+            for _ in range(SINGLE_WRITES):
+                clock.advance(1)
+                rec = _record(rng, i)
+                i += 1
+                t0 = time.perf_counter()
+                store.write_memory(**rec)
+                lat.append((time.perf_counter() - t0) * 1e3)
+            single[SINGLE_AT.pop(0)] = lat
+            written += SINGLE_WRITES
+            continue
+        clock.advance(1)
+        recs = [_record(rng, i + j) for j in range(min(BATCH, N - written))]
+        i += len(recs)
+        t0 = time.perf_counter()
+        store.write_memories(recs)
+        batch_s += time.perf_counter() - t0
+        written += len(recs)
+    figures.add("batch ingest (write_memories, knowledge layer on)",
+                f"{(written - SINGLE_WRITES * len(single)) / batch_s:,.0f} memories/s")
+    for size, lat in single.items():
+        figures.add(f"single write p50 / p95 at {size:,}", f"{statistics.median(lat):.2f} / {_pct(lat, .95):.2f} ms")
+    yield store, single
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def floor(built, figures):
+    """The exact-scan floor: bare matmul + argpartition over the same rows, in RAM."""
+    store, _ = built
+    keys, _ = store.vectors.scan(np.ones(store.vectors.dim, dtype=np.float32), tags=[4])
+    mat = np.stack([store.vectors.get(int(k)) for k in keys])
+    rng = np.random.default_rng(0)
+    qs = rng.standard_normal((30, mat.shape[1])).astype(np.float32)
+    lat = []
+    for _ in range(3):
+        for q in qs:
+            t0 = time.perf_counter()
+            s = mat @ q
+            np.argpartition(s, len(s) - 10)[-10:]
+            lat.append((time.perf_counter() - t0) * 1e3)
+    p50, p95 = statistics.median(lat), _pct(lat, .95)
+    figures.add(f"exact-scan floor ({mat.shape[0]:,} x {mat.shape[1]} float32 matmul + argpartition)",
+                f"{p50:.2f} / {p95:.2f} ms (p50 / p95)")
+    return p50, p95
+
+
+@pytest.mark.parametrize("filtered", [False, True], ids=["query", "filtered"])
+@pytest.mark.parametrize("name", RANKERS)
+def test_ranker_latency(benchmark, built, floor, figures, name, filtered):
+    store, _ = built
+    ranker = make_ranker(name, store)
+    rng = random.Random(1)
+    queries = _queries(rng)
+    if filtered:
+        queries = _filtered(queries, rng)
+    for q in queries:  # warm: first-use index builds, caches
+        ranker.search(q)
+    it = iter(queries * 3)
+    lat: list[float] = []
+
+    def one() -> None:
+        q = next(it)
+        t0 = time.perf_counter()
+        hits = ranker.search(q)
+        lat.append((time.perf_counter() - t0) * 1e3)
+        assert isinstance(hits, list)
+
+    benchmark.pedantic(one, rounds=len(queries) * 3, iterations=1)
+    p50, p95 = statistics.median(lat), _pct(lat, .95)
+    benchmark.extra_info.update(n=N, p50_ms=round(p50, 3), p95_ms=round(p95, 3),
+                                p50_over_floor=round(p50 / floor[0], 2), p95_over_floor=round(p95 / floor[1], 2))
+    figures.add(f"{name}, {'task+context filter' if filtered else 'query only'}",
+                f"{p50:.2f} / {p95:.2f} ms = {p50 / floor[0]:.1f}x / {p95 / floor[1]:.1f}x floor")
