@@ -179,8 +179,8 @@ class VectorCache:
 
     def scan(self, query_vec: np.ndarray, allowed: np.ndarray | None = None, *,
              tags: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """(keys, cosines) of every live candidate row, in row order: one pass for callers that
-        select from the scores several times (see `reference.vector_topk`)."""
+        """(keys, cosines) of every live candidate row, in row order (`allowed` and `tags` as in
+        `topk`), for callers that weigh every candidate's score themselves (Memory Lane)."""
         q = self._query(query_vec)
         with self._lock:
             self._sync()

@@ -56,6 +56,8 @@ def labels_of(task: str | None, context: Iterable[str], insights: Iterable[str],
         if value is None:
             continue
         out.append(("present", key))
+        if isinstance(value, str):  # readers that take only a scalar string (Memory Lane's memory_type)
+            out.append(("str", key, value))
         elems = value if isinstance(value, list) else list(value.values()) if isinstance(value, dict) else [value]
         out += [("meta", key, _scalar(e)) for e in elems if e is not None]
     return tuple(dict.fromkeys(out))
@@ -127,6 +129,12 @@ class FilterIndex:
             arr = np.sort(np.fromiter(s, dtype=np.uint64, count=len(s))) if s else _EMPTY
             self._arrays[lab] = arr
         return arr
+
+    def labelled(self, conn: sqlite3.Connection, label: Label) -> np.ndarray:
+        """Key hashes (sorted uint64) of the memories carrying one label, e.g. ("str", "memory_type", "decision")."""
+        with self._lock:
+            self._fresh(conn)
+            return self._array(tuple(label))
 
     def candidates(self, conn: sqlite3.Connection, flt: MemoryFilter) -> np.ndarray:
         """Key hashes (sorted, unique uint64) of the memories passing `flt`."""
