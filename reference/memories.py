@@ -250,6 +250,24 @@ class Memories:
         hits.sort(key=lambda x: (-x.score, x.id))
         return hits[:top_k]
 
+    def ranked_ids(self, query: str, flt: MemoryFilter, k: int, *, keyword: bool = False) -> list[tuple[str, float]]:
+        """(id, score) of `search` (cosine) or `keyword` (-bm25) without reading whole rows: the same
+        ranking, best first, ties by id, for callers that need only the order (rank fusion)."""
+        k = _count("k", k)
+        conn = self.tracker.conn()
+        allowed = None if flt.empty else self.candidates(flt)
+        if k == 0 or (allowed is not None and allowed.size == 0):
+            return []
+        if keyword:
+            match = fts_match(query)
+            pairs = [] if match is None else ranked_matches(conn, match, k, allowed)
+        else:
+            qvec = self.embed_query(query)
+            pairs = self.vectors.topk(qvec, k, allowed, tags=None if allowed is not None else [KIND_TAGS["memory"]],
+                                      with_ties=True)
+        ids = self.tracker.memories.ids_of(conn, [h for h, _ in pairs])
+        return sorted(((ids[h], s) for h, s in pairs if h in ids), key=lambda x: (-x[1], x[0]))[:k]
+
     def vector_scores(self, query: str, memory_ids: list[str]) -> dict[str, float]:
         """Cosine of the query with each listed memory; ids without a vector are left out."""
         ids = [check_memory_id(m) for m in memory_ids]
