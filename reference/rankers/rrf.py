@@ -63,5 +63,7 @@ class RRFRanker:
         # galaxybrain's list for a text query is the filtered cosine ranking, i.e. `vector` (see the module
         # docstring; tests/reference/rankers/test_rrf.py checks the two agree), so it is not computed twice
         fused = rrf([keyword, vector, vector], self.k)[: query.top_k]
-        entries = {m: self.store.memories.get(m) for m, _ in fused}
-        return [SearchHit(m, "memory", s, entries[m]) for m, s in fused if entries[m] is not None]
+        tracker = self.store.tracker
+        rows = tracker.memories.get_many(tracker.conn(), [tracker.hash_fn(m) for m, _ in fused])
+        entries = {e.id: e for e in rows.values()}
+        return [SearchHit(m, "memory", s, entries[m]) for m, s in fused if m in entries]
