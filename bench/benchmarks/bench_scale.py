@@ -195,3 +195,19 @@ def test_ranker_latency(benchmark, built, floor, figures, name, filtered):
     figures.add(f"{name}, {'task+context filter' if filtered else 'query only'}",
                 f"{p50:.2f} / {p95:.2f} ms; floor beside it {f50:.2f} / {f95:.2f} ms; "
                 f"ratio {p50 / f50:.1f}x / {p95 / f95:.1f}x")
+
+
+def test_bare_batch_ingest(benchmark, tmp_path, figures):
+    """write_memories into a store without the knowledge layer: the store's own share of a write."""
+    n = min(N, 10_000)
+    rng = random.Random(7)
+    batches = [[_record(rng, b + j) for j in range(min(BATCH, n - b))] for b in range(0, n, BATCH)]
+    clock = LogicalClock(1_700_000_000.0)
+    store = MemoryStore.open(tmp_path / "bare", clock=clock)
+    t0 = time.perf_counter()
+    it = iter(batches)
+    benchmark.pedantic(lambda: store.write_memories(next(it)), rounds=len(batches), iterations=1)
+    rate = n / (time.perf_counter() - t0)
+    store.close()
+    benchmark.extra_info.update(n=n, memories_per_s=round(rate))
+    figures.add(f"batch ingest, bare store (no knowledge layer), {n:,} memories", f"{rate:,.0f} memories/s")
