@@ -22,6 +22,10 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--permutations", type=int, default=10_000,
                    help="random sign flips when the test cannot enumerate them all (default: 10000)")
     p.add_argument("--alpha", type=float, default=0.05, help="significance level after Holm (default: 0.05)")
+    p.add_argument("--cluster", default=None, metavar="ADDRESS",
+                   help="run the cells (backend x scenario x repetition) on the Dask scheduler at ADDRESS")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="run the cells on a new local Dask cluster of N worker processes (extra [cluster])")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
 
 
@@ -42,7 +46,13 @@ def run(args: argparse.Namespace) -> int:
         print("codemem-bench compare: nothing to run")
         return 3
     out = args.out or project_root() / "reports" / "latest" / "compare"
-    reports = run_backends(specs, scenarios, out, args.repeat, progress_printer(args.quiet))
+    if args.cluster or args.workers:
+        from bench.cluster import open_client, run_backends_cluster
+        with open_client(args.cluster, args.workers) as client:
+            reports = run_backends_cluster(client, specs, scenarios, out, args.repeat)
+        print(f"cells ran on the cluster; which worker measured what: {out / 'cluster.json'}")
+    else:
+        reports = run_backends(specs, scenarios, out, args.repeat, progress_printer(args.quiet))
     comparison = build_comparison(reports, reference, TestSettings(args.seed, args.permutations, args.alpha))
     write_outputs(comparison, reports, scenarios, out)
     print(to_table(comparison))

@@ -2,6 +2,6 @@
 
 See bench/cluster/README.md.
 """
-from bench.cluster.suite import open_client, run_suite_cluster
+from bench.cluster.suite import open_client, run_backends_cluster, run_suite_cluster
 
-__all__ = ["open_client", "run_suite_cluster"]
+__all__ = ["open_client", "run_backends_cluster", "run_suite_cluster"]

@@ -55,24 +55,48 @@ def run_cell(backend_spec: str, scenario: Scenario, out_dir: str, repetition: in
     return rep, worker
 
 
-def run_suite_cluster(client: Any, backend_spec: str, scenarios: list[Scenario], out_dir: Path,
-                      repeat: int = 1, progress: Any = None) -> Report:
-    """Same report as `run_suite(backend_spec, scenarios, out_dir, repeat=repeat)`, cells run on `client`."""
+def _run_cells(client: Any, specs: list[str], scenarios: list[Scenario], out_dirs: dict[str, Path],
+               repeat: int) -> tuple[dict[str, Report], list[dict[str, Any]]]:
+    """Every (backend, scenario, repetition) cell on the cluster; each backend's Report and who ran what."""
     if repeat < 1:
         raise ValueError(f"repeat must be at least 1, got {repeat}")
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    cells = [(sc, r) for r in range(repeat) for sc in scenarios]
-    futures = [client.submit(run_cell, backend_spec, sc, str(out_dir), r, resources=dict(RESOURCE), pure=False,
-                             key=f"cell-{sc.name}-{r}-{i}") for i, (sc, r) in enumerate(cells)]
+    cells = [(b, sc, r) for r in range(repeat) for b in specs for sc in scenarios]
+    for d in out_dirs.values():
+        d.mkdir(parents=True, exist_ok=True)
+    futures = [client.submit(run_cell, b, sc, str(out_dirs[b]), r, resources=dict(RESOURCE), pure=False,
+                             key=f"cell-{b}-{sc.name}-{r}-{i}") for i, (b, sc, r) in enumerate(cells)]
     results = client.gather(futures)
-    reps, where = [], []
-    for r in range(repeat):
-        part = [(res, (sc, rr)) for res, (sc, rr) in zip(results, cells) if rr == r]
-        caps = part[0][0][0].capabilities if part else []
-        reps.append(Repetition(caps, {sc.name: res[0].summaries[sc.name] for res, (sc, _) in part},
-                               {sc.name: res[0].samples[sc.name] for res, (sc, _) in part}))
-        where += [{"scenario": sc.name, "repetition": r + 1, "worker": res[1]} for res, (sc, _) in part]
-    (out_dir / "cluster.json").write_text(json.dumps({"backend": backend_spec, "cells": where}, indent=1) + "\n")
-    capabilities, summaries = combine(reps)
-    return Report(backend=backend_spec, capabilities=capabilities, scenarios=summaries)
+    reports, where = {}, []
+    for b in specs:
+        reps = []
+        for r in range(repeat):
+            part = [(res, sc) for res, (bb, sc, rr) in zip(results, cells) if bb == b and rr == r]
+            caps = part[0][0][0].capabilities if part else []
+            reps.append(Repetition(caps, {sc.name: res[0].summaries[sc.name] for res, sc in part},
+                                   {sc.name: res[0].samples[sc.name] for res, sc in part}))
+            where += [{"backend": b, "scenario": sc.name, "repetition": r + 1, "worker": res[1]} for res, sc in part]
+        capabilities, summaries = combine(reps)
+        reports[b] = Report(backend=b, capabilities=capabilities, scenarios=summaries)
+    return reports, where
+
+
+def run_suite_cluster(client: Any, backend_spec: str, scenarios: list[Scenario], out_dir: Path,
+                      repeat: int = 1) -> Report:
+    """Same report as `run_suite(backend_spec, scenarios, out_dir, repeat=repeat)`, cells run on `client`."""
+    out_dir = Path(out_dir)
+    reports, where = _run_cells(client, [backend_spec], scenarios, {backend_spec: out_dir}, repeat)
+    (out_dir / "cluster.json").write_text(json.dumps({"cells": where}, indent=1) + "\n")
+    return reports[backend_spec]
+
+
+def run_backends_cluster(client: Any, specs: list[str], scenarios: list[Scenario], out_dir: Path,
+                         repeat: int = 1) -> dict[str, Report]:
+    """`bench.compare.run_backends` on the cluster: each backend's Report, saved to out_dir/<slug>/."""
+    from bench.compare.runner import check_specs, slug
+    check_specs(specs)
+    out_dir = Path(out_dir)
+    reports, where = _run_cells(client, specs, scenarios, {b: out_dir / slug(b) for b in specs}, repeat)
+    for b, rep in reports.items():
+        rep.save(out_dir / slug(b))
+    (out_dir / "cluster.json").write_text(json.dumps({"cells": where}, indent=1) + "\n")
+    return reports

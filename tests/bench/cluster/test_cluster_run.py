@@ -42,3 +42,19 @@ def test_local_cluster_matches_serial(tmp_path):
 def test_workers_must_be_positive():
     with pytest.raises(ValueError, match="--workers"):
         open_client(workers=0)
+
+
+def test_compare_on_a_cluster_matches_serial(tmp_path):
+    from bench.cluster import run_backends_cluster
+    from bench.compare import run_backends
+    from bench.compare.runner import slug
+    scenarios = resolve(["smoke"], "default")
+    specs = ["reference", "reference:rrf"]
+    serial = run_backends(specs, scenarios, tmp_path / "serial")
+    with open_client(workers=2) as client:
+        spread = run_backends_cluster(client, specs, scenarios, tmp_path / "cluster")
+    for s in specs:
+        assert _quality(spread[s]) == _quality(serial[s]), s
+        assert (tmp_path / "cluster" / slug(s) / "report.json").exists()
+    cells = json.loads((tmp_path / "cluster" / "cluster.json").read_text())["cells"]
+    assert sorted(c["backend"] for c in cells) == sorted(specs)
