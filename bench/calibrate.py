@@ -33,7 +33,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
 CALIBRATION = "knowledge-history-calibration"
 SCORED = ("knowledge", "knowledge-history", "memory-lane")
 SEED = {"floor": 0.50, "relate": 0.5, "decay": 1.0}
@@ -72,7 +71,8 @@ def constants(floor: float | None = None, relate: float | None = None, decay: fl
 
 def _scenario(name: str):
     from bench.scenario.loader import load_scenario
-    return load_scenario(ROOT / "scenarios" / f"{name}.jsonl", ROOT / "oracle_data")
+    from bench.scenario.suites import oracle_dir, scenarios_dir
+    return load_scenario(scenarios_dir() / f"{name}.jsonl", oracle_dir())
 
 
 def run(name: str, backend: str = "reference") -> dict:
@@ -117,7 +117,9 @@ def best(scores: dict[float, float], seed: float, tie: float = 1e-9) -> float:
 def _counts(name: str = CALIBRATION) -> tuple[int, int]:
     """The calibration truth's judged pairs and searches: one of either is the smallest difference that counts."""
     import json
-    truth = json.loads((ROOT / "oracle_data" / name / "truth.json").read_text())
+
+    from bench.scenario.suites import oracle_dir
+    truth = json.loads((oracle_dir() / name / "truth.json").read_text())
     return len(truth["relationships"]), len(truth["searches"])
 
 

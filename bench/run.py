@@ -8,6 +8,7 @@ from pathlib import Path
 from reference.telemetry import JsonlSink, read_events
 
 from bench.backends.registry import create_backend
+from bench.baselines import attach_baselines
 from bench.replay import replay
 from bench.report import Report
 from bench.report.repetitions import Repetition, combine, latency_samples
@@ -44,8 +45,26 @@ def run_repetition(backend_spec: str, scenarios: list[Scenario], out_dir: Path,
                 sink.close()
             events = [e for e in read_events(tel_path) if e["source"] == "harness"]
             summaries[sc.name] = summarise(result, sc.header, events)
+            attach_baselines(summaries[sc.name], sc)
+            if getattr(backend, "surface", None):   # an MCP server: what the agent pays (start-up, tools/list)
+                summaries[sc.name]["surface"] = backend.surface
             samples[sc.name] = latency_samples(events)
     return Repetition(capabilities, summaries, samples)
+
+
+def display_path(path: Path) -> str:
+    """`path` relative to the project root when it is inside it (`scenarios/smoke.jsonl`), else as given."""
+    from bench.scenario.suites import project_root
+    try:
+        return Path(path).resolve().relative_to(project_root().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def record_files(summaries: dict[str, dict], scenarios: list[Scenario]) -> None:
+    """Add each scenario's `file` to its summary, so a failure names its file, not only a line."""
+    for sc in scenarios:
+        summaries[sc.name]["file"] = display_path(sc.path)
 
 
 def run_suite(backend_spec: str, scenarios: list[Scenario], out_dir: Path,
@@ -60,4 +79,5 @@ def run_suite(backend_spec: str, scenarios: list[Scenario], out_dir: Path,
     reps = [run_repetition(backend_spec, scenarios, out_dir, progress, keep_data, i,
                            f" [{i + 1}/{repeat}]" if repeat > 1 else "") for i in range(repeat)]
     capabilities, summaries = combine(reps)
+    record_files(summaries, scenarios)
     return Report(backend=backend_spec, capabilities=capabilities, scenarios=summaries)

@@ -13,45 +13,42 @@ record (symbols and chunks point into their file's record).
 
 Appends hold an exclusive `fcntl.flock` (plus a thread lock, since flock does
 not exclude threads sharing a descriptor) and always land at the end of file,
-so several processes may append. On open the frames are walked; a torn tail
-(short header, length past end of file, bad checksum of the last record) is
-truncated back to the last whole record and reported in `Blob.recovered`.
-A damaged frame that is followed by a valid record is not a torn tail: open
-raises `CorruptData` instead of dropping the records after it.
+so several processes may append.
+
+Integrity (issue 11): every read compares the record's checksum, including a
+partial `read_slice` (which reads its whole record to do so). On open the
+frames are walked:
+
+- a genuinely short tail (a header cut short, or a frame whose length runs
+  past end of file with no valid frame after it) is a torn append: its bytes
+  are copied to `blob.dat.corrupt` and the file is cut back to the last whole
+  record (`Blob.recovered` says so);
+- a whole last record whose checksum fails is damage, not a torn write: it is
+  copied to `blob.dat.corrupt` and left in place as a dead frame (so its
+  offset is never reused by a later append); reads of it raise `CorruptData`;
+- a damaged header in the middle (bad magic or a lying length) does not
+  refuse the store: the walk resyncs at the next checksum-valid frame, the
+  skipped range is listed in `Blob.damaged`, and only reads inside it fail.
 """
 from __future__ import annotations
 
 import bisect
 import fcntl
-import hashlib
 import logging
 import mmap
 import os
-import struct
 import threading
 from array import array
 from dataclasses import dataclass
 from pathlib import Path
 
-from reference.errors import CorruptData
+from reference.blob_frames import (HEADER, HEADER_SIZE, MAGIC, MAX_PAYLOAD, frame_ok, next_valid_frame, scan_frames,
+                                   whole_frame, checksum, frame)
+from reference.errors import CorruptData, corrupt
+
+__all__ = ["Blob", "BlobRef", "RecoveryReport", "HEADER_SIZE", "MAGIC", "checksum", "frame", "CorruptData"]
 
 log = logging.getLogger(__name__)
-
-MAGIC = b"\xb1\x0bCM"
-_HEADER = struct.Struct("<4sI8s")
-HEADER_SIZE = _HEADER.size  # 16
-MAX_PAYLOAD = 0xFFFFFFFF
-
-
-def checksum(payload: bytes | memoryview) -> bytes:
-    """BLAKE2b with an 8-byte digest: the frame checksum."""
-    return hashlib.blake2b(payload, digest_size=8).digest()
-
-
-def frame(payload: bytes) -> bytes:
-    """Header + payload, as written to disk."""
-    return _HEADER.pack(MAGIC, len(payload), checksum(payload)) + payload
-
 
 @dataclass(frozen=True)
 class BlobRef:
@@ -84,6 +81,7 @@ class Blob:
         self._lengths = array("q")
         self._end = 0  # end of the last known whole record
         self.recovered: RecoveryReport | None = None
+        self.damaged: list[tuple[int, int, str]] = []  # (start, end, why) of frames skipped on open
         with self._lock, _Flock(self._fd):
             self.recovered = self._walk(recover=True)
 
@@ -114,23 +112,26 @@ class Blob:
     def read(self, offset: int) -> bytes:
         """The whole record whose payload starts at `offset`, checksum verified."""
         head = os.pread(self._fd, HEADER_SIZE, offset - HEADER_SIZE) if offset >= HEADER_SIZE else b""
+        rec = f"record at offset {offset}"
         if len(head) != HEADER_SIZE:
-            raise CorruptData(f"{self.path}: no record header before offset {offset}")
-        magic, length, digest = _HEADER.unpack(head)
+            raise corrupt(self.path, rec, "no record header before it")
+        magic, length, digest = HEADER.unpack(head)
         if magic != MAGIC:
-            raise CorruptData(f"{self.path}: offset {offset} is not the start of a record (bad magic)")
+            raise corrupt(self.path, rec, "offset is not the start of a record (bad magic)")
+        if offset + length > self._end and offset + length > self.size():  # no 4 GB read on a lying length
+            raise corrupt(self.path, rec, f"frame length {length} runs past end of file")
         payload = os.pread(self._fd, length, offset)
         if len(payload) != length:
-            raise CorruptData(f"{self.path}: record at offset {offset} is cut short ({len(payload)}/{length} bytes)")
+            raise corrupt(self.path, rec, f"cut short ({len(payload)}/{length} bytes)")
         if checksum(payload) != digest:
-            raise CorruptData(f"{self.path}: checksum mismatch in record at offset {offset}")
+            raise corrupt(self.path, rec, "checksum mismatch")
         return payload
 
     def read_slice(self, offset: int, length: int, *, verify: bool = False) -> bytes:
         """Bytes `[offset, offset+length)`, which must lie inside one record.
 
-        A slice that is exactly one whole record is verified; a partial slice is
-        verified (by reading its whole record) only when `verify=True`.
+        Always verified against the record's checksum (a partial slice reads its
+        whole record to do so); `verify` is kept for callers written before that.
         """
         if offset < 0 or length < 0:
             raise ValueError(f"{self.path}: negative slice offset/length ({offset}, {length})")
@@ -141,13 +142,8 @@ class Blob:
                 f"{self.path}: slice [{offset}, {offset + length}) runs past the record at {start} "
                 f"(payload ends at {start + rlen})"
             )
-        if (offset == start and length == rlen) or verify:
-            whole = self.read(start)
-            return whole[offset - start: offset - start + length]
-        data = os.pread(self._fd, length, offset)
-        if len(data) != length:
-            raise CorruptData(f"{self.path}: slice at {offset} cut short ({len(data)}/{length} bytes)")
-        return data
+        whole = self.read(start)
+        return whole[offset - start: offset - start + length]
 
     def records(self) -> list[BlobRef]:
         """Every record known to this handle, in file order."""
@@ -176,7 +172,11 @@ class Blob:
                 return i
             if attempt == 0:
                 self._refresh()  # the record may have been appended by another process
-        raise CorruptData(f"{self.path}: offset {offset} is not inside any record")
+        for start, end, why in self.damaged:
+            if start <= offset < end:
+                raise corrupt(self.path, f"record at offset {offset}",
+                              f"lies in the damaged range [{start}, {end}) ({why})")
+        raise corrupt(self.path, f"offset {offset}", "not inside any record")
 
     def _refresh(self) -> None:
         if os.fstat(self._fd).st_size != self._end:
@@ -184,78 +184,73 @@ class Blob:
                 self._walk(recover=False)
 
     def _walk(self, *, recover: bool) -> RecoveryReport | None:
-        """Index frames from `self._end` on; with `recover`, truncate a torn tail."""
+        """Index frames from `self._end` on; with `recover`, resync past damage and cut a torn tail."""
         size = os.fstat(self._fd).st_size
         if size <= self._end:
             return None
         with mmap.mmap(self._fd, size, prot=mmap.PROT_READ) as mm:
-            pos, bad, starts, lengths = _scan(mm, self._end, size)
-            last = starts[-1] - HEADER_SIZE if starts else None
-            self._starts.extend(starts)
-            self._lengths.extend(lengths)
-            if not recover:
-                # Another writer may be mid-append: index only whole frames, fix nothing.
-                self._end = pos
-                return None
-            if last is not None and not _frame_ok(mm, last):
-                bad = bad or "bad checksum of the last record"
-                self._starts.pop()
-                self._lengths.pop()
-                pos = last
+            pos = self._end
+            while True:
+                pos, bad, starts, lengths = scan_frames(mm, pos, size)
+                self._starts.extend(starts)
+                self._lengths.extend(lengths)
+                if not recover:
+                    # Another writer may be mid-append: index only whole frames, fix nothing.
+                    self._end = pos
+                    return None
+                if bad is None:
+                    break
+                if bad == "bad magic" and starts and not frame_ok(mm, starts[-1] - HEADER_SIZE):
+                    # the frame before lied about its length: it is the damaged one
+                    pos = starts[-1] - HEADER_SIZE
+                    self._starts.pop()
+                    self._lengths.pop()
+                nxt = next_valid_frame(mm, pos, size)
+                if nxt is None:
+                    break
+                self._mark_damaged(mm, pos, nxt, f"{bad}; resynced at the next valid frame")
+                pos = nxt
+            if bad is None and self._starts and self._starts[-1] + self._lengths[-1] == pos:
+                last = self._starts[-1] - HEADER_SIZE
+                if last >= self._end and not frame_ok(mm, last):
+                    # a whole frame with a bad checksum is damage, not a torn write: keep it in place
+                    self._starts.pop()
+                    self._lengths.pop()
+                    self._mark_damaged(mm, last, pos, "bad checksum of the last record")
+            if bad is not None and whole_frame(mm, pos, size):
+                # magic or length flipped in a complete last frame: damage, not a torn write
+                self._mark_damaged(mm, pos, size, f"{bad} in the last record")
+                bad, pos = None, size
             if bad is None:
                 self._end = pos
                 return None
-            if _valid_frame_after(mm, pos, size):
-                raise CorruptData(
-                    f"{self.path}: damaged record at offset {pos} ({bad}) is followed by valid records; "
-                    "refusing to truncate (restore from a copy or salvage the records by hand)"
-                )
+            tail = bytes(mm[pos:size])
+        self._keep_aside(pos, tail, bad)
         os.ftruncate(self._fd, pos)
         self._end = pos
         report = RecoveryReport(str(self.path), pos, size - pos, bad, len(self._starts))
-        log.warning("%s: dropped a torn tail of %d bytes at offset %d (%s)", self.path, size - pos, pos, bad)
+        log.warning("%s: dropped a torn tail of %d bytes at offset %d (%s); kept in %s",
+                    self.path, size - pos, pos, bad, self.corrupt_path)
         return report
 
+    @property
+    def corrupt_path(self) -> Path:
+        return self.path.with_name(self.path.name + ".corrupt")
 
-def _scan(mm: mmap.mmap, pos: int, size: int) -> tuple[int, str | None, list[int], list[int]]:
-    """Follow the frame chain from `pos`: (end of the last whole frame, why it stopped or None,
-    payload starts, payload lengths). The hot loop of opening a store, kept lean on purpose."""
-    unpack = _HEADER.unpack_from
-    starts: list[int] = []
-    lengths: list[int] = []
-    limit = size - HEADER_SIZE
-    while pos <= limit:
-        magic, length, _ = unpack(mm, pos)
-        if magic != MAGIC:
-            return pos, "bad magic", starts, lengths
-        body = pos + HEADER_SIZE
-        if body + length > size:
-            return pos, "record length past end of file", starts, lengths
-        starts.append(body)
-        lengths.append(length)
-        pos = body + length
-    return pos, ("short header" if pos < size else None), starts, lengths
+    def _mark_damaged(self, mm: mmap.mmap, start: int, end: int, why: str) -> None:
+        self.damaged.append((start, end, why))
+        self._keep_aside(start, bytes(mm[start:end]), why)
+        log.warning("%s: damaged bytes [%d, %d) (%s); reads there fail, the rest is readable", self.path,
+                    start, end, why)
 
-
-def _frame_ok(mm: mmap.mmap, pos: int) -> bool:
-    _, length, digest = _HEADER.unpack_from(mm, pos)
-    body = memoryview(mm)[pos + HEADER_SIZE: pos + HEADER_SIZE + length]
-    try:
-        return checksum(body) == digest
-    finally:
-        body.release()
-
-
-def _valid_frame_after(mm: mmap.mmap, pos: int, size: int) -> bool:
-    """Does any checksum-valid frame start after `pos`? (Then the damage is not a torn tail.)"""
-    i = mm.find(MAGIC, pos + 1)
-    while i != -1:
-        if size - i >= HEADER_SIZE:
-            _, length, _ = _HEADER.unpack_from(mm, i)
-            if i + HEADER_SIZE + length <= size and _frame_ok(mm, i):
-                return True
-        i = mm.find(MAGIC, i + 1)
-    return False
+    def _keep_aside(self, offset: int, data: bytes, why: str) -> None:
+        """Append `data` to `<blob>.corrupt` once per offset: a text header line, the bytes, a newline."""
+        head = f"offset {offset} length {len(data)} reason {why}\n".encode()
+        side = self.corrupt_path
+        if side.exists() and f"offset {offset} length {len(data)} ".encode() in side.read_bytes():
+            return  # kept on an earlier open
+        with open(side, "ab") as fh:
+            fh.write(head + data + b"\n")
 
 
 def _write_all(fd: int, data: bytes) -> None:

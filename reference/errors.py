@@ -29,4 +29,27 @@ class NotFound(StoreError, KeyError):
 
 
 class CorruptData(StoreError):
-    """Stored bytes fail their checksum or framing; never answered from."""
+    """Stored bytes fail their checksum or framing; never answered from.
+
+    `file` names the damaged file and `record` the record or key inside it
+    (when the raiser knows them); the message always names the file.
+    """
+
+    def __init__(self, message: str, *, file: str | None = None, record: str | None = None) -> None:
+        super().__init__(message)
+        self.file = file
+        self.record = record
+
+
+CorruptionError = CorruptData  # the name issue 11 uses; one class
+
+
+def corrupt(file: object, record: object, why: str) -> CorruptData:
+    """A `CorruptData` whose message reads `<file>: <record>: <why>` (record quoted short)."""
+    rec = None if record is None else _short(str(record))
+    where = f"{file}: {rec}: " if rec is not None else f"{file}: "
+    return CorruptData(where + why, file=str(file), record=rec)
+
+
+def _short(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."

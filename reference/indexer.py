@@ -89,6 +89,7 @@ class Indexer:
     def index_file(self, path: str | Path, root: str | Path, *, symbols: bool = True) -> IndexResult:
         """Index one file (`symbols=False`: file record and vector only, as `register_file`)."""
         abs_path, rel = relative_path(path, root)
+        rel = self._stored(rel)
         raw = abs_path.read_bytes()
         content_hash = hashlib.blake2b(raw, digest_size=16).hexdigest()
         mode = "indexed" if symbols else "registered"
@@ -147,6 +148,10 @@ class Indexer:
         result.files_indexed, result.symbols, result.chunks = 1, len(sym_rows), len(chunk_rows)
         return result
 
+    def _stored(self, rel: str) -> str:
+        """The relative path as keys and rows hold it: redacted (a file name can carry a secret)."""
+        return self.redactor(rel) if self.redactor is not None else rel
+
     def index_directory(self, root: str | Path, glob: str = "**/*.py", *, include_hidden: bool = False) -> IndexResult:
         """Index every file under `root` matching `glob`, in sorted path order.
 
@@ -173,7 +178,7 @@ class Indexer:
     def register_file(self, path: str | Path, root: str | Path) -> dict[str, Any]:
         """Store the file record and its vector only (no symbols or chunks); return the file row."""
         self.index_file(path, root, symbols=False)
-        _, rel = relative_path(path, root)
+        rel = self._stored(relative_path(path, root)[1])
         row = self.tracker.code.get_file(self.tracker.conn(), rel)
         assert row is not None
         return {"key": file_key(rel), **asdict(row)}

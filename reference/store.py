@@ -5,11 +5,12 @@
     hits = store.search_memories("refresh race", context=["context:auth"])
 
 The data directory holds `tracker.db`, `blob.dat`, `vectors.f32`,
-`vectors.tags` and `vectors.keys` (formats in reference/README.md). Every timestamp comes from
-the injected clock; the optional redactor is applied to every text before it
-reaches the blob, the tracker, FTS or the vectors; every operation emits a
-telemetry event. Components are public attributes (`tracker`, `blob`,
-`vectors`, `embedder`, `clock`) for the parts of the store built on them.
+`vectors.tags`, `vectors.keys` and `vectors.sums` (formats and integrity
+checks in reference/README.md). Every timestamp comes from the injected
+clock; the optional redactor is applied to every text before it reaches the
+blob, the tracker, FTS or the vectors; every operation emits a telemetry
+event. Components are public attributes (`tracker`, `blob`, `vectors`,
+`embedder`, `clock`) for the parts of the store built on them.
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from reference.keys import hash64
 from reference.memories import InvalidArgument, Memories
 from reference.memory_record import MemoryEntry, SearchHit
 from reference.patterns import PatternSetManager, Redactor
+from reference.store_guard import guard_methods
 from reference.store_telemetry import StoreTelemetry
 from reference.telemetry import TelemetrySink
 from reference.tracker import Tracker
@@ -34,7 +36,7 @@ from reference.vector_search import check_kinds, topk_hits
 from reference.vectors import VectorCache
 
 DATA_FILES = ("tracker.db", "tracker.db-wal", "tracker.db-shm", "blob.dat", "vectors.f32", "vectors.tags",
-              "vectors.keys")
+              "vectors.sums", "vectors.keys")
 
 
 class StoreClosed(StoreError):
@@ -49,8 +51,16 @@ class MemoryStore:
         self.data_dir, self.clock, self.embedder = data_dir, clock, embedder
         self.telemetry = StoreTelemetry(telemetry, clock)
         self.blob = Blob(data_dir / "blob.dat")
-        self.vectors = VectorCache(data_dir, embedder.dim, model=embedder.name)
-        self.tracker = Tracker(data_dir / "tracker.db", hash_fn=hash_fn)
+        try:
+            self.vectors = VectorCache(data_dir, embedder.dim, model=embedder.name)
+            try:
+                self.tracker = Tracker(data_dir / "tracker.db", hash_fn=hash_fn)
+            except BaseException:
+                self.vectors.close()
+                raise
+        except BaseException:
+            self.blob.close()
+            raise
         # Pattern sets live with the store: `pattern_scan` reads blob slices through the
         # tracker, and by default every write passes the secrets set before storage (seed 002).
         self.patterns = PatternSetManager(data_dir, telemetry=telemetry, clock=clock)
@@ -304,6 +314,9 @@ class MemoryStore:
             "bytes": files,
             "bytes_total": sum(files.values()),
         }
+
+
+MemoryStore = guard_methods(MemoryStore)
 
 
 def _secrets_redactor(patterns: PatternSetManager) -> Callable[[str], str]:

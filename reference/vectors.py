@@ -10,6 +10,13 @@ asking anyone which key is what.
 
 Every read first checks the size of `vectors.keys` and picks up rows that
 another process appended. Scores are exact cosine, computed with `np.einsum`.
+
+Integrity (issue 11): every row's checksum (vector_files.py) is checked when
+the row is indexed, which is on open and whenever rows appended since are
+picked up (the same moments the mmap is refreshed). A row that fails makes
+every read of the cache raise `CorruptData` naming the files, the row and its
+key: a damaged key may have been any key, so no answer could be trusted to be
+the original one. Writes still work; `codemem-bench verify` lists the rows.
 """
 from __future__ import annotations
 
@@ -19,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from reference.errors import corrupt
 from reference.vector_files import VectorDimMismatch, VectorFiles, VectorModelMismatch
 
 __all__ = ["VectorCache", "VectorDimMismatch", "VectorModelMismatch"]
@@ -43,8 +51,10 @@ class VectorCache:
         self._latest: dict[int, int] = {}
         self._mat: np.ndarray | None = None
         self._sorted: tuple[np.ndarray, np.ndarray] | None = None
+        self.bad_rows: dict[int, int] = {}  # row -> key as stored, for rows failing their checksum
         with self._lock, self._files.locked():
             self.model = self._files.check_header()
+            self._files.backfill_sums()
             self._files.repair(0)
             self._sync()
 
@@ -102,7 +112,7 @@ class VectorCache:
     def get(self, key_hash: int) -> np.ndarray | None:
         """A copy of the latest row of `key_hash`, or None."""
         with self._lock:
-            self._sync()
+            self._sync_checked()
             row = self._latest.get(_u64(key_hash))
             if row is None or not self._live[row]:
                 return None
@@ -111,19 +121,19 @@ class VectorCache:
     def tag(self, key_hash: int) -> int | None:
         """The tag of a key's live row, or None."""
         with self._lock:
-            self._sync()
+            self._sync_checked()
             row = self._latest.get(_u64(key_hash))
             return None if row is None or not self._live[row] else int(self._tags[row])
 
     def keys(self) -> np.ndarray:
         """Live key hashes, ascending (uint64)."""
         with self._lock:
-            self._sync()
+            self._sync_checked()
             return self._index()[0].copy()
 
     def __len__(self) -> int:
         with self._lock:
-            self._sync()
+            self._sync_checked()
             return int(self._live[: self._n].sum())
 
     def __contains__(self, key_hash: int) -> bool:
@@ -133,7 +143,7 @@ class VectorCache:
         """Cosine of the query with each key's row; NaN where a key has no live row."""
         q = self._query(query_vec)
         with self._lock:
-            self._sync()
+            self._sync_checked()
             rows, found = self._rows_for(np.asarray([_u64(k) for k in key_hashes], dtype=np.uint64))
             out = np.full(len(found), np.nan, dtype=np.float32)
             if rows.size:
@@ -152,7 +162,7 @@ class VectorCache:
             return []
         q = self._query(query_vec)
         with self._lock:
-            self._sync()
+            self._sync_checked()
             mask = self._live[: self._n]
             if tags is not None:
                 mask = mask & np.isin(self._tags[: self._n], np.asarray(list(tags), dtype=np.uint8))
@@ -223,12 +233,25 @@ class VectorCache:
             return _dot(mat[rows], q)
         return _dot(mat, q)[rows]
 
+    def _sync_checked(self) -> None:
+        """`_sync`, then refuse to answer if any row failed its checksum."""
+        self._sync()
+        if self.bad_rows:
+            row, key = next(iter(self.bad_rows.items()))
+            names = ", ".join(p.name for p in (self._files.rows_path, self._files.keys_path,
+                                                 self._files.tags_path, self._files.sums_path))
+            raise corrupt(f"{self.dir}/{{{names}}}", f"row {row} (key {key:#018x})",
+                          f"fails its checksum ({len(self.bad_rows)} damaged row(s) in all)")
+
     def _sync(self) -> None:
         """Index rows appended since the last look (ours or another process's)."""
         n_new = self._files.count()
         if n_new <= self._n:
             return
-        keys, rows, tags = self._files.read(self._n, n_new - self._n)
+        keys, rows, tags, ok = self._files.read(self._n, n_new - self._n)
+        if not ok.all():
+            for i in np.flatnonzero(~ok).tolist():
+                self.bad_rows[self._n + i] = int(keys[i])
         tomb = ~rows.any(axis=1)
         self._grow(n_new)
         self._keys[self._n: n_new] = keys

@@ -1,7 +1,8 @@
 """Speed of the seed 001 knowledge layer: file-to-searchable time, write overhead, hybrid search.
 
 Run:  python -m pytest bench/benchmarks/bench_knowledge.py --benchmark-only
-Scale: CODEMEM_BENCH_SCALE=small (500 memories, 3 watcher rounds; default) or full (5000, 10).
+Scale: CODEMEM_BENCH_SCALE=small (500 memories, 3 watcher rounds; default), full (5000, 10) or large (20000, 10).
+Per-size write cost and learn-ingest time: `python -m bench.benchmarks.knowledge_scaling` (see there).
 
 - `test_file_write_to_searchable`: a note written into a watched folder
   (debounce 1 s, as the seed) until `keyword_search` finds it; seed 001
@@ -24,7 +25,7 @@ from reference.knowledge import KnowledgeLayer, NoteIndexer, NoteWatcher
 from reference.rankers import Query, make_ranker
 from reference.store import MemoryStore
 
-SCALES = {"small": (500, 3), "full": (5_000, 10)}
+SCALES = {"small": (500, 3), "full": (5_000, 10), "large": (20_000, 10)}
 SCALE = os.environ.get("CODEMEM_BENCH_SCALE", "small")
 N, ROUNDS = SCALES[SCALE]
 FEATURES = "auth billing search upload checkout notifications reports profile".split()

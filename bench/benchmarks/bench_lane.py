@@ -16,7 +16,6 @@ import itertools
 import os
 import random
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -94,14 +93,14 @@ def floor_table(floors=(0.0, 0.10, 0.12, 0.15, 0.20, 0.25, 0.30, 0.40, 0.50)) ->
     import numpy as np
 
     from bench.scenario.loader import load_scenario
+    from bench.scenario.suites import oracle_dir, scenarios_dir
     from reference.embed import HashingEmbedder
 
-    root = Path(__file__).resolve().parents[2]
     emb = HashingEmbedder()
     lines = ["| scenario | floor | relevant top-10 kept | non-relevant top-10 kept | queries left empty |",
              "|---|---|---|---|---|"]
     for name in ("smoke", "sqlite-utils-history"):
-        sc = load_scenario(root / "scenarios" / f"{name}.jsonl", root / "oracle_data")
+        sc = load_scenario(scenarios_dir() / f"{name}.jsonl", oracle_dir())
         texts: dict[str, str] = {}
         rows = []
         for st in sc.steps:

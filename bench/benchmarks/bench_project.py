@@ -18,11 +18,11 @@ import os
 import statistics
 import time
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+from bench.scenario.suites import scenarios_dir
 from reference.clock import LogicalClock
 from reference.project import CommitInfo, ProjectMemory, ingest_history, read_dataset
 from reference.project.dataset import topic_words
@@ -32,7 +32,7 @@ from reference.tracker.codec import from_db
 
 SCALE = os.environ.get("CODEMEM_BENCH_SCALE", "small")
 COPIES = {"small": 1, "full": 10}[SCALE]
-DATA = Path(__file__).resolve().parents[2] / "scenarios" / "data" / "sqlite-utils"
+DATA = scenarios_dir() / "data" / "sqlite-utils"
 ROUNDS = 5
 
 

@@ -56,7 +56,7 @@ def loaded(tmp_path_factory):
         clock.advance(1)
         ids.append(store.write_memory(**_memory(rng, i)).id)
     load_s = time.perf_counter() - t0
-    store.index_directory(Path(__file__).resolve().parents[2] / "reference")
+    store.index_directory(Path(__file__).resolve().parents[2] / "reference")   # the installed package's own source
     yield store, clock, ids, load_s, path
     store.close()
 

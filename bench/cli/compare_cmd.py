@@ -22,6 +22,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--permutations", type=int, default=10_000,
                    help="random sign flips when the test cannot enumerate them all (default: 10000)")
     p.add_argument("--alpha", type=float, default=0.05, help="significance level after Holm (default: 0.05)")
+    p.add_argument("--agents", type=int, default=0, metavar="N",
+                   help="also run the concurrent-agents census (N agents, 20 writes each) per backend and "
+                        "report lost writes (default: 0, off)")
     p.add_argument("--cluster", default=None, metavar="ADDRESS",
                    help="run the cells (backend x scenario x repetition) on the Dask scheduler at ADDRESS")
     p.add_argument("--workers", type=int, default=None, metavar="N",
@@ -32,7 +35,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from bench.cli.progress import progress_printer
     from bench.compare import TestSettings, build_comparison, run_backends, significant_losses, to_table, write_outputs
-    from bench.scenario.suites import project_root, resolve
+    from bench.compare import side_by_side
+    from bench.scenario.suites import reports_dir, resolve
     specs = [s.strip() for s in args.backends.split(",") if s.strip()]
     reference = args.reference or (specs[0] if specs else None)
     if reference is None:
@@ -45,20 +49,34 @@ def run(args: argparse.Namespace) -> int:
     if not scenarios:
         print("codemem-bench compare: nothing to run")
         return 3
-    out = args.out or project_root() / "reports" / "latest" / "compare"
+    out = args.out or reports_dir() / "latest" / "compare"
     if args.cluster or args.workers:
         from bench.cluster import open_client, run_backends_cluster
         with open_client(args.cluster, args.workers) as client:
             reports = run_backends_cluster(client, specs, scenarios, out, args.repeat)
         print(f"cells ran on the cluster; which worker measured what: {out / 'cluster.json'}")
     else:
-        reports = run_backends(specs, scenarios, out, args.repeat, progress_printer(args.quiet))
+        reports = run_backends(specs, scenarios, out, args.repeat,
+                               progress_printer(args.quiet, plan=[len(s.steps) for s in scenarios] * args.repeat
+                                                * len(specs)))
     comparison = build_comparison(reports, reference, TestSettings(args.seed, args.permutations, args.alpha))
     write_outputs(comparison, reports, scenarios, out)
+    agents = _agents(specs, args.agents, out) if args.agents else None
+    table = side_by_side.to_markdown(side_by_side.side_by_side(reports, agents), comparison["environment"])
+    (out / "side_by_side.md").write_text(table, encoding="utf-8")
     print(to_table(comparison))
+    print("\nside by side:\n" + table)
     for b, losses in significant_losses(comparison).items():
         print(f"{b} is significantly worse than {reference} on: {', '.join(losses)}")
-    print(f"comparison: {out / 'comparison.json'} (and comparison.md, pareto.png, trec/); "
+    print(f"comparison: {out / 'comparison.json'} (and comparison.md, side_by_side.md, pareto.png, trec/); "
           f"per-backend reports under {out}")
     ran = sum(s["steps"]["total"] - s["steps"]["unsupported"] for r in reports.values() for s in r.scenarios.values())
     return 0 if ran else 3
+
+
+def _agents(specs: list[str], n: int, out: Path) -> dict[str, dict]:
+    """The concurrent-agents census of each backend (`codemem-bench agents`), by spec."""
+    from bench.concurrency.census import run_agents
+    if not 1 <= n <= 64:
+        raise ValueError(f"--agents must be between 1 and 64, got {n}")
+    return {s: run_agents(s, out / "agents" / s.replace(":", "-"), n, 20) for s in specs}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 NAME = "gate"
 HELP = ("Compare a report with a committed baseline; exit 1 on a quality or latency regression "
-        "(0 pass, 2 bad input, 3 nothing ran).")
+        "(0 pass, 2 bad input, 3 nothing ran); latency only between reports of one machine.")
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -20,8 +20,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--alpha", type=float, default=0.05, help="significance level after Holm (default: 0.05)")
     p.add_argument("--latency", action="append", default=None, metavar="SPEC",
                    help="latency threshold [GROUP.]STAT:REL%%[:ABS], repeatable or comma-separated, "
-                        "e.g. p95:10%% or queries.p95:10%%:2ms; 'off' disables latency gating "
-                        "(default: all.p50:25%%:0.5ms, all.p95:25%%:1ms, queries.p95:25%%:1ms)")
+                        "e.g. reads.p10:100%%:2ms or queries.p50:10%%:2ms; 'off' disables latency gating "
+                        "(default: reads.p10:100%%:2ms, writes.p10:300%%:10ms, each step type on its own; "
+                        "latency is gated only between reports made on the same machine)")
     p.add_argument("--metrics", default=None,
                    help="comma-separated quality metrics to gate (default: every one in the report)")
     p.add_argument("--seed", type=int, default=0, help="seed of the randomisation test (default: 0)")
@@ -34,9 +35,9 @@ def run(args: argparse.Namespace) -> int:
     from bench.compare.runner import slug
     from bench.gate import GateOptions, parse_latency, run_gate
     from bench.report import Report
-    from bench.scenario.suites import project_root
+    from bench.scenario.suites import reports_dir
     report = Report.load(args.report)
-    base_path = args.baseline or project_root() / "reports" / "baseline" / slug(report.backend)
+    base_path = args.baseline or reports_dir() / "baseline" / slug(report.backend)
     baseline = Report.load(base_path)
     options = GateOptions(min_effect=args.min_effect, alpha=args.alpha, latency=parse_latency(args.latency),
                           metrics=tuple(m.strip() for m in args.metrics.split(",")) if args.metrics else None,

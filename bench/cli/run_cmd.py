@@ -23,17 +23,20 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=int, default=None, metavar="N",
                    help="run the cells on a new local Dask cluster of N worker processes (extra [cluster])")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument("--save", metavar="NAME", help="also keep this run under reports/history/NAME/")
+    p.add_argument("--compare", metavar="NAME", help="show each figure's change against saved run NAME")
 
 
 def run(args: argparse.Namespace) -> int:
+    saved = _saved_run(args)  # a bad --save/--compare name fails before the run, not after
     from bench.cli.progress import progress_printer
     from bench.run import run_suite
-    from bench.scenario.suites import project_root, resolve
+    from bench.scenario.suites import reports_dir, resolve
     scenarios = resolve(args.scenarios, args.suite)
     if not scenarios:
         print("codemem-bench run: nothing to run")
         return 3
-    out = args.out or project_root() / "reports" / "latest" / args.backend.replace(":", "-")
+    out = args.out or reports_dir() / "latest" / args.backend.replace(":", "-")
     if args.cluster or args.workers:
         if args.keep_data:
             raise ValueError("--keep-data is for serial runs; it cannot be combined with --cluster/--workers")
@@ -42,9 +45,33 @@ def run(args: argparse.Namespace) -> int:
             report = run_suite_cluster(client, args.backend, scenarios, out, args.repeat)
         print(f"cells ran on the cluster; which worker measured what: {out / 'cluster.json'}")
     else:
-        report = run_suite(args.backend, scenarios, out, progress_printer(args.quiet), args.keep_data, args.repeat)
+        report = run_suite(args.backend, scenarios, out,
+                           progress_printer(args.quiet, plan=[len(s.steps) for s in scenarios] * args.repeat),
+                           args.keep_data, args.repeat)
     path = report.save(out)
     print(report.to_table())
-    print(f"report: {path} (and report.md); telemetry: {out / 'telemetry'}")
+    print(f"report: {path} (and report.md, report.html); telemetry: {out / 'telemetry'}")
+    _history(args, report, out, saved)
     ran = sum(s["steps"]["total"] - s["steps"]["unsupported"] for s in report.scenarios.values())
     return 0 if ran else 3
+
+
+def _saved_run(args: argparse.Namespace) -> dict | None:
+    """The report.json of `--compare NAME` (None without it), after checking the `--save` name."""
+    from bench.report import history
+    if args.save:
+        history.check_name(args.save)
+    return history.load_saved(args.compare) if args.compare else None
+
+
+def _history(args: argparse.Namespace, report, out: Path, saved: dict | None) -> None:
+    """`--compare`: print the changes and put them in report.html; then `--save` the run."""
+    from bench.report import history
+    from bench.report.html import write_html
+    if saved is not None:
+        changes = history.changes(report.to_dict(), saved)
+        write_html(out, report.to_dict(), changes, args.compare)
+        print(history.changes_table(changes, args.compare))
+        print(f"paired significance tests: codemem-bench gate {out} --baseline {history.history_root() / args.compare}")
+    if args.save:
+        print(f"saved as {args.save!r}: {history.save_run(out, args.save)}")

@@ -20,7 +20,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve; a data folder that cannot be opened is one line on stderr (naming the file) and exit code 2."""
-    from reference.mcp_server.server import StartupError, serve_stdio  # the mcp package only when serving
+    from reference.mcp_server.fast_start import StartupError, serve_stdio  # the mcp package loads behind it
 
     try:
         serve_stdio(config_from_args(args), log_level=args.log_level)

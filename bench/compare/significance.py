@@ -30,7 +30,7 @@ class MetricTest:
     p_holm: float
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: (round(v, 6) if isinstance(v, float) else v) for k, v in asdict(self).items()}
+        return {k: (float(v) if isinstance(v, float) else v) for k, v in asdict(self).items()}  # full precision
 
 
 def compare_metrics(scenario: str, base: list[dict[str, Any]], cur: list[dict[str, Any]], *,

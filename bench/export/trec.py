@@ -7,8 +7,14 @@ keeps only each query's top k, so the run holds at most k documents per query; r
 are dropped (the metrics count an id once, at its best rank). Ranks follow the backend's
 order, and the score column is n - rank + 1, not the backend's score: trec_eval and ranx
 re-sort a run by score, so scores that strictly decrease with rank make them grade the order
-the backend returned (as the harness does), with no tie to reorder. A query with nothing retrieved has no run line (score it as
-empty, e.g. ranx `make_comparable=True`). Query ids repeated in a scenario get `~2`, `~3`.
+the backend returned (as the harness does), with no tie to reorder.
+
+Every judged query is in every run, so ranx (`Run.from_file` + `evaluate`, no `make_comparable`)
+and trec_eval grade the run as it is: a query the backend returned nothing for (or could not run)
+gets the one line `qid Q0 %none% 1 0 tag`, since a TREC run cannot express an empty ranking. The
+id `%none%` is never judged and cannot be a real id (a real id's `%` is always followed by two hex
+digits), so every metric scores that query 0, as it would an empty ranking. A scenario with no
+judgement gets no files, so no file is ever empty. Query ids repeated in a scenario get `~2`, `~3`.
 Whitespace and `%` in ids are percent-encoded, since TREC files split on whitespace.
 """
 from __future__ import annotations
@@ -22,6 +28,7 @@ from bench.report.query_ids import unique_ids
 from bench.scenario.model import Scenario
 
 _UNSAFE = re.compile(r"[\s%]")
+NO_RESULT = "%none%"  # stands for an empty ranking; no trec_id() output can equal it
 
 
 def trec_id(value: str) -> str:
@@ -40,16 +47,18 @@ def qrels_lines(scenario: Scenario) -> list[str]:
 
 
 def run_lines(per_query: list[dict[str, Any]], tag: str) -> list[str]:
-    """One line per retrieved id of each query of a report's scenario section."""
+    """One line per retrieved id of each query of a report's scenario section; `NO_RESULT` for none."""
     out = []
     for q, rec in zip(unique_ids(per_query), per_query):
         docs = dedupe(rec["retrieved"])
         out += [f"{trec_id(q)} Q0 {trec_id(d)} {rank} {len(docs) - rank + 1} {trec_id(tag)}"
-                for rank, d in enumerate(docs, start=1)]
+                for rank, d in enumerate(docs, start=1)] or [f"{trec_id(q)} Q0 {NO_RESULT} 1 0 {trec_id(tag)}"]
     return out
 
 
 def _write(path: Path, lines: list[str]) -> Path:
+    if not lines:  # an empty TREC file breaks readers (ranx raises on it)
+        raise ValueError(f"{path}: nothing to write")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     return path
@@ -64,9 +73,10 @@ def export_trec(out_dir: Path, scenarios: list[Scenario], runs: dict[str, dict[s
     """
     written: dict[str, dict[str, str]] = {}
     for sc in scenarios:
-        if not sc.queries:
+        qrels = qrels_lines(sc)
+        if not qrels:
             continue
-        files = {"qrels": _write(out_dir / sc.name / "qrels", qrels_lines(sc))}
+        files = {"qrels": _write(out_dir / sc.name / "qrels", qrels)}
         for backend, sections in runs.items():
             slug = backend.replace(":", "-")
             files[backend] = _write(out_dir / sc.name / f"{slug}.run", run_lines(sections[sc.name]["per_query"], slug))

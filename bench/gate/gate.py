@@ -9,6 +9,7 @@ from bench.gate.latency import latency_findings, repetitions
 from bench.gate.latency_spec import DEFAULT_LATENCY, LatencySpec
 from bench.gate.quality import quality_findings
 from bench.report import Report
+from bench.report.fingerprint import machine_differences
 
 EXIT_PASS, EXIT_REGRESSION, EXIT_INPUT, EXIT_NOTHING = 0, 1, 2, 3
 
@@ -63,38 +64,58 @@ def steps_run(report: Report) -> int:
 
 
 def _check_inputs(report: Report, baseline: Report) -> None:
-    if sorted(report.scenarios) != sorted(baseline.scenarios):
-        only_r = sorted(set(report.scenarios) - set(baseline.scenarios))
-        only_b = sorted(set(baseline.scenarios) - set(report.scenarios))
-        raise GateInputError(f"different scenario sets: only in the report {only_r}, only in the baseline "
-                             f"{only_b}; run the baseline's suite ({', '.join(baseline.scenarios)})")
+    extra = sorted(set(report.scenarios) - set(baseline.scenarios))
+    if extra:
+        raise GateInputError(f"scenarios only in the report, not in the baseline: {extra[:5]}; the baseline "
+                             f"covers {', '.join(baseline.scenarios)}")
     if baseline.scenarios and steps_run(baseline) == 0:
         raise GateInputError("the baseline ran no step; regenerate it")
 
 
-def _general_notes(report: Report, baseline: Report, options: GateOptions) -> list[Finding]:
+def _general_notes(report: Report, baseline: Report, options: GateOptions, latency_on: bool) -> list[Finding]:
     notes = []
+    skipped = [n for n in baseline.scenarios if n not in report.scenarios]
+    if skipped:
+        notes.append(Finding("note", "*", "scenarios", f"gated {len(report.scenarios)} of the baseline's "
+                             f"{len(baseline.scenarios)} scenarios; not in the report, skipped: {', '.join(skipped)}"))
     if report.backend != baseline.backend:
         notes.append(Finding("note", "*", "backend", f"report of {report.backend!r} gated against a baseline "
                              f"of {baseline.backend!r}"))
-    if options.latency:
+    if latency_on:
         reps = min(len(repetitions(s)) for r in (report, baseline) for s in r.scenarios.values())
         if reps < 3:
             notes.append(Finding("note", "*", "latency", f"a side has only {reps} repetition(s); "
-                                 "`run --repeat 3` or more makes the medians stable"))
+                                 "`run --repeat 3` or more gives the quantile test more samples"))
     return notes
 
 
+def _machine_note(report: Report, baseline: Report) -> Finding | None:
+    """One line when the two reports were made on different machines: latency is then not gated."""
+    diff = machine_differences(report.environment, baseline.environment)
+    if not diff:
+        return None
+    return Finding("note", "*", "latency", f"not gated, quality gated alone: the reports come from different "
+                   f"machines ({'; '.join(diff[:3])})")
+
+
 def run_gate(report: Report, baseline: Report, options: GateOptions = GateOptions()) -> GateResult:
-    """Gate `report` against `baseline`; raises GateInputError or QueryMismatch on inputs that differ."""
+    """Gate `report` against `baseline`; raises GateInputError or QueryMismatch on inputs that differ.
+
+    The report may cover a subset of the baseline's scenarios (a note names the skipped ones).
+    Latency is gated only between reports of the same machine fingerprint; otherwise one
+    note says so and quality is gated alone.
+    """
     _check_inputs(report, baseline)
     if not report.scenarios or steps_run(report) == 0:
         return GateResult([Finding("note", "*", "steps", "the report ran no step")], nothing_ran=True)
-    findings = _general_notes(report, baseline, options)
-    for name, base in baseline.scenarios.items():
-        cur = report.scenarios[name]
+    machine = _machine_note(report, baseline) if options.latency else None
+    latency_on = bool(options.latency) and machine is None
+    findings = _general_notes(report, baseline, options, latency_on) + ([machine] if machine else [])
+    pairs = {name: (baseline.scenarios[name], cur) for name, cur in report.scenarios.items()}
+    for name, (base, cur) in pairs.items():
         findings += quality_findings(name, base, cur, min_effect=options.min_effect, alpha=options.alpha,
                                      metrics=list(options.metrics) if options.metrics else None,
                                      seed=options.seed, permutations=options.permutations)
-        findings += latency_findings(name, base, cur, options.latency, options.alpha)
+    if latency_on:
+        findings += latency_findings(pairs, options.latency, options.alpha)
     return GateResult(findings)

@@ -1,19 +1,28 @@
-"""Latency side of the gate: medians over repetitions, two thresholds, and a rank test.
+"""Latency side of the gate: one quantile per step type, two thresholds, and a test of that quantile.
 
-A `group.stat` regresses when the median over the report's repetitions exceeds the
-median over the baseline's by more than the spec's relative AND absolute thresholds,
-AND a one-sided Mann-Whitney U test says the group's per-step samples (the bounded
-sample kept in each report) are larger now, Holm-corrected over the groups gated in the
-scenario, at p < alpha. Without samples on either side the figure is reported, not gated.
+For each spec and each latency group it names (with group `steps`: every tool step type
+of every scenario, directives excluded, each on its own), the quantile of the per-step samples of all
+repetitions (`latency_samples_ms`) is compared (groups `reads` and `writes` hold the
+tool step types of those telemetry ops). A group regresses when the report's
+quantile exceeds the baseline's by more than the spec's relative AND absolute
+thresholds, AND a one-sided quantile test (Fisher's exact test on a split at the pooled
+quantile) says the report is slower there, Holm-corrected over every group gated in the
+report, at p < alpha. Groups with fewer than `MIN_SAMPLES` samples on a side are not
+gated (one note names them); without samples at all the figure is a note.
 """
 from __future__ import annotations
 
-from statistics import median
+from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from bench.gate.finding import Finding, fmt_p
-from bench.gate.latency_spec import LatencySpec
-from bench.stats import holm, mann_whitney
+from bench.gate.latency_spec import STEP_GROUPS, LatencySpec
+from bench.stats import holm, quantile_test
+from bench.steps import STEPS
+
+MIN_SAMPLES = 20
 
 
 def repetitions(s: dict[str, Any]) -> list[dict[str, Any]]:
@@ -21,42 +30,60 @@ def repetitions(s: dict[str, Any]) -> list[dict[str, Any]]:
     return s.get("latency_repetitions") or [s["latency_ms"]]
 
 
-def _median(s: dict[str, Any], group: str, stat: str) -> float | None:
-    values = [r.get(group, {}).get(stat) for r in repetitions(s)]
-    return median(values) if values and all(v is not None for v in values) else None
+def _groups(spec: LatencySpec, base: dict[str, list[float]], cur: dict[str, list[float]]) -> list[str]:
+    if spec.group not in STEP_GROUPS:
+        return [spec.group]
+    ops = STEP_GROUPS[spec.group]
+    return sorted(g for g in base.keys() & cur.keys()
+                  if g in STEPS and STEPS[g].kind == "tool" and (ops is None or STEPS[g].op in ops))
 
 
-def _rank_tests(base: dict[str, Any], cur: dict[str, Any], groups: list[str]) -> dict[str, float]:
-    raw = {}
-    for g in groups:
-        a = base.get("latency_samples_ms", {}).get(g)
-        b = cur.get("latency_samples_ms", {}).get(g)
-        if a and b:
-            raw[g] = mann_whitney(a, b, alternative="greater").p_value
-    return dict(zip(raw, holm(list(raw.values()))))
+@dataclass
+class _Test:
+    scenario: str
+    spec: LatencySpec
+    group: str
+    base: float
+    cur: float
+    p: float
 
 
-def latency_findings(name: str, base: dict[str, Any], cur: dict[str, Any], specs: tuple[LatencySpec, ...],
+def _metric(spec: LatencySpec, group: str) -> str:
+    return f"latency.{group}.{spec.stat}"
+
+
+def latency_findings(pairs: dict[str, tuple[dict[str, Any], dict[str, Any]]], specs: tuple[LatencySpec, ...],
                      alpha: float) -> list[Finding]:
-    """Findings for one scenario's latency under `specs`."""
-    p_by_group = _rank_tests(base, cur, list(dict.fromkeys(s.group for s in specs)))
-    nb, nc = len(repetitions(base)), len(repetitions(cur))
+    """Findings for the latency of every scenario in `pairs` (name -> (baseline, report) sections)."""
+    notes: list[Finding] = []
+    tests: list[_Test] = []
+    small: list[str] = []
+    for name, (base, cur) in pairs.items():
+        bs, cs = base.get("latency_samples_ms") or {}, cur.get("latency_samples_ms") or {}
+        for spec in specs:
+            if not bs or not cs:
+                notes.append(Finding("note", name, spec.metric, "no latency samples in "
+                                     f"{'the baseline' if not bs else 'the report'}; not gated"))
+                continue
+            for g in _groups(spec, bs, cs):
+                a, b = bs.get(g), cs.get(g)
+                if not a or not b:
+                    notes.append(Finding("note", name, _metric(spec, g), "no such latency group in "
+                                         f"{'the baseline' if not a else 'the report'}; not gated"))
+                elif min(len(a), len(b)) < MIN_SAMPLES:
+                    small.append(f"{name}/{g}")
+                else:
+                    tests.append(_Test(name, spec, g, float(np.quantile(a, spec.q)), float(np.quantile(b, spec.q)),
+                                       quantile_test(a, b, spec.q, alternative="greater").p_value))
+    if small:
+        notes.append(Finding("note", "*", "latency", f"{len(small)} group(s) with fewer than {MIN_SAMPLES} "
+                             f"samples on a side not gated: {', '.join(small[:6])}{' ...' if len(small) > 6 else ''}"))
+    adjusted = holm([t.p for t in tests])
     out = []
-    for spec in specs:
-        b, c = _median(base, spec.group, spec.stat), _median(cur, spec.group, spec.stat)
-        if b is None or c is None:
-            out.append(Finding("note", name, spec.metric, "no such latency figure in "
-                               f"{'the baseline' if b is None else 'the report'}; not gated"))
-            continue
-        inc = c - b
-        rel = inc / b if b > 0 else (float("inf") if inc > 0 else 0.0)
-        p = p_by_group.get(spec.group)
-        detail = (f"{b:.3f} ms -> {c:.3f} ms ({inc:+.3f} ms, {rel:+.0%}, {fmt_p(p)}; "
-                  f"medians of {nb} vs {nc} repetitions; threshold {spec})")
-        exceeded = rel > spec.rel and inc > spec.abs_ms
-        if p is None:
-            kind, detail = "note", detail + "; no latency samples to rank-test, not gated"
-        else:
-            kind = "regression" if exceeded and p < alpha else "ok"
-        out.append(Finding(kind, name, spec.metric, detail, b, c, p))
-    return out
+    for t, p in zip(tests, adjusted):
+        inc = t.cur - t.base
+        rel = inc / t.base if t.base > 0 else (float("inf") if inc > 0 else 0.0)
+        kind = "regression" if rel > t.spec.rel and inc > t.spec.abs_ms and p < alpha else "ok"
+        detail = f"{t.base:.3f} ms -> {t.cur:.3f} ms ({inc:+.3f} ms, {rel:+.0%}, {fmt_p(p)}; threshold {t.spec})"
+        out.append(Finding(kind, t.scenario, _metric(t.spec, t.group), detail, t.base, t.cur, p))
+    return notes + out

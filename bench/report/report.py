@@ -2,38 +2,26 @@
 
 `to_dict()` is the versioned `report.json` schema (documented in
 reports/README.md); `to_table()` is what the terminal shows; `to_markdown()`
-is `report.md`; `save(dir)` writes both files.
+is `report.md`; `save(dir)` writes them and `report.html` (bench/report/html.py).
 """
 from __future__ import annotations
 
 import json
-import platform
-import sys
 from dataclasses import dataclass, field
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from bench.report.baselines_view import baseline_columns, baseline_markdown
+from bench.report.fingerprint import environment
 from bench.report.score import compute_score
+# the person-facing surfaces (issue 16): attention list, number formats, report.html
+from bench.report.attention import attention, attention_lines, in_run_order, scenario_file  # noqa: I001
+from bench.report.formatting import fmt_metric, score_line
+from bench.report.html import write_html
 
 REPORT_SCHEMA_VERSION = 1
-_PACKAGES = ("codemem-bench", "numpy", "scikit-learn", "hyperscan", "lmdb", "mcp")
-
-
-def _versions() -> dict[str, str]:
-    out = {}
-    for p in _PACKAGES:
-        try:
-            out[p] = version(p)
-        except PackageNotFoundError:
-            out[p] = "absent"
-    return out
-
-
-def environment() -> dict[str, Any]:
-    return {"python": sys.version.split()[0], "platform": platform.platform(), "packages": _versions()}
 
 
 @dataclass
@@ -62,7 +50,7 @@ class Report:
         if data.get("schema_version") != REPORT_SCHEMA_VERSION:
             raise ValueError(f"report schema_version {data.get('schema_version')} is not "
                              f"{REPORT_SCHEMA_VERSION}; re-run with this version of codemem-bench")
-        return cls(data["backend"], data["capabilities"], data["scenarios"], data["environment"])
+        return cls(data["backend"], data["capabilities"], in_run_order(data)["scenarios"], data["environment"])
 
     @classmethod
     def load(cls, path: str | Path) -> "Report":
@@ -83,6 +71,7 @@ class Report:
             rows.append({
                 "scenario": name,
                 "recall@10": q.get("recall@10"), "ndcg@10": q.get("ndcg@10"), "mrr@10": q.get("mrr@10"),
+                **baseline_columns(s),
                 "checks": f"{s['checks']['passed']}/{s['checks']['total']}" if s["checks"]["total"] else "-",
                 "p50 ms": lat.get("p50"), "p95 ms": lat.get("p95"),
                 "targets": f"{sum(met)}/{len(met)}" if met else "-",
@@ -91,40 +80,46 @@ class Report:
         return pd.DataFrame(rows)
 
     def to_table(self) -> str:
-        df = self.frame().map(lambda v: "-" if v is None or v != v else f"{v:.3f}" if isinstance(v, float) else v)
-        body = df.to_string(index=False)
-        score = self.score["value"]
-        return f"backend: {self.backend}   codemem-bench score v{self.score['version']}: {score}\n{body}"
+        body = _formatted(self.frame()).to_string(index=False)
+        lines = [f"backend: {self.backend}   {score_line(self.score)}", body]
+        problems = attention_lines(self.scenarios, limit=10)
+        return "\n".join(lines + (["needs attention:", *("  " + p for p in problems)] if problems else []))
 
     def to_markdown(self) -> str:
-        df = self.frame().fillna("-")
-        lines = [f"# codemem-bench report: `{self.backend}`", "",
-                 f"**codemem-bench score (v{self.score['version']}): {self.score['value']}** "
-                 f"— components {self.score['components']}", "", _md_table(df), ""]
+        df = _formatted(self.frame())
+        lines = [f"# codemem-bench report: `{self.backend}`", "", f"**{score_line(self.score)}** "
+                 "(rules: SCORING.md)", "", _md_table(df), ""]
+        items = attention(self.scenarios)
+        if items:
+            lines += ["## Needs attention", "", *(f"- `{i.where}` {i.kind}: {i.message}" for i in items[:50]),
+                      *([f"- ... and {len(items) - 50} more (report.html)"] if len(items) > 50 else []), ""]
         for name, s in self.scenarios.items():
-            lines += [f"## {name}", "", s["description"], ""]
+            lines += [f"## {name}", "", s["description"], "", *baseline_markdown(s, self.backend)]
             if s["targets"]:
                 lines += ["| target | value | met | source |", "|---|---|---|---|"]
-                lines += [f"| {t['metric']} {t['op']} {t['target']} | {_fmt(t['value'])} | "
+                lines += [f"| {t['metric']} {t['op']} {t['target']} | {fmt_metric(t['metric'], t['value'])} | "
                           f"{'yes' if t['met'] else 'no' if t['met'] is False else '-'} | {t['source']} |"
                           for t in s["targets"]]
                 lines.append("")
             if s["metrics"]:
                 lines += ["| metric | value |", "|---|---|"]
-                lines += [f"| {k} | {_fmt(v)} |" for k, v in s["metrics"].items()]
+                lines += [f"| {k} | {fmt_metric(k, v)} |" for k, v in s["metrics"].items()]
                 lines.append("")
             for p in s["problems"][:10]:
-                lines.append(f"- line {p['line']} `{p['step']}` {p['status']}: {p['message']}")
+                lines.append(f"- {scenario_file(name, s)}:{p['line']} `{p['step']}` {p['status']}: {p['message']}")
             if s["unsupported"]:
                 lines.append(f"- unsupported steps: {s['unsupported']}")
             lines.append("")
         return "\n".join(lines)
 
     def save(self, out_dir: str | Path) -> Path:
+        """Write report.json, report.md and report.html; the path of report.json."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
-        (out / "report.json").write_text(json.dumps(self.to_dict(), indent=2, sort_keys=True) + "\n")
+        data = self.to_dict()
+        (out / "report.json").write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
         (out / "report.md").write_text(self.to_markdown())
+        write_html(out, data)
         return out / "report.json"
 
 
@@ -135,12 +130,13 @@ def problem_count(s: dict[str, Any]) -> int:
             + s.get("census", {}).get("lost", 0))
 
 
-def _fmt(v: Any) -> str:
-    return f"{v:.4g}" if isinstance(v, float) else str(v)
+def _formatted(df: pd.DataFrame) -> pd.DataFrame:
+    """Every cell as text, by its column's unit (bench/report/formatting.py)."""
+    return pd.DataFrame({c: [fmt_metric(str(c), v) for v in df[c]] for c in df.columns}, columns=df.columns)
 
 
 def _md_table(df: pd.DataFrame) -> str:
     head = "| " + " | ".join(df.columns) + " |"
     sep = "|" + "---|" * len(df.columns)
-    rows = ["| " + " | ".join(_fmt(v) for v in row) + " |" for row in df.itertuples(index=False)]
+    rows = ["| " + " | ".join(str(v) for v in row) + " |" for row in df.itertuples(index=False)]
     return "\n".join([head, sep, *rows])

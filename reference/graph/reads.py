@@ -18,7 +18,9 @@ from reference.graph import revlog
 from reference.graph.adjacency import AdjList, live_latest
 from reference.graph.at import At
 from reference.graph.errors import CorruptRecord, InvalidRelation
+from reference.graph.expected import ExpectedRecords
 from reference.graph.records import Change, Edge, EdgeRef, KVEntry, Node
+from reference.graph.redaction import GraphRedaction
 from reference.graph.schema import load_relations
 from reference.graph.view import GraphView
 
@@ -33,6 +35,7 @@ class GraphReads:
     _names: dict[int, str]
     _adj_cache: dict[tuple[bytes, bytes], tuple[EdgeRef, ...]]
     _adj_cache_size: int
+    _expected: ExpectedRecords
 
     def _rel_id(self, view: GraphView, rel: str) -> int:
         if rel not in self._rels.ids:
@@ -59,16 +62,21 @@ class GraphReads:
         self._event(None, op, memory_id, entity_type, scope, run_id, task_id, float(self._clock.now()), t0, **extra)
 
     # -- nodes and edges --------------------------------------------------------
+    _redaction: GraphRedaction
+
     def get_node(self, id: str, at: At | None = None) -> Node | None:
         """Node `id` as it was at `at` (None if it did not exist then)."""
         t0 = perf_counter()
+        id = self._redaction.key(id)
 
         def fn(view: GraphView) -> Node | None:
             nid, rev = self._hash(id), view.resolve(at)
             if not view.known(id, nid):
+                self._expected.check_known(view, id, nid, rev)
                 return None
             body = view.node_at(nid, rev)
             if body is None:
+                self._expected.check_node(view, id, nid, rev)
                 return None
             if body.get("id") != id:
                 raise CorruptRecord(f"node record for {id!r} names {body.get('id')!r}")
@@ -82,14 +90,21 @@ class GraphReads:
     def get_edge(self, src: str, rel: str, dst: str, at: At | None = None) -> Edge | None:
         """The live edge with its payload at `at`, or None."""
         t0 = perf_counter()
+        key = self._redaction.key
+        src, rel, dst = key(src), key(rel), key(dst)
 
         def fn(view: GraphView) -> Edge | None:
             rid = self._rel_id(view, rel)
             sid, did, rev = self._hash(src), self._hash(dst), view.resolve(at)
-            if not (view.known(src, sid) and view.known(dst, did)):
-                return None
+            for key, nid in ((src, sid), (dst, did)):
+                if not view.known(key, nid):
+                    self._expected.check_known(view, key, nid, rev)
+                    return None
             body = view.edge_at(ks.edge_id(sid, rid, did), rev)
-            if body is None or body.get("deleted"):
+            if body is None:
+                self._expected.check_edge(view, ks.edge_id(sid, rid, did), rev, f"{src} -{rel}-> {dst}")
+                return None
+            if body.get("deleted"):
                 return None
             return _record(Edge, body, src, src=src, rel=rel, dst=dst)
         edge = self._read(fn)
@@ -109,6 +124,7 @@ class GraphReads:
     def _adjacent(self, key: str, rel: str | None, at: At | None, hot: bytes, cold: bytes,
                   outgoing: bool) -> list[EdgeRef]:
         t0 = perf_counter()
+        key, rel = self._redaction.key(key), self._redaction.key(rel)
         result = self._read(lambda view: self._edges(view, key, rel, at, hot, cold, outgoing))
         if self._emit_on:
             self._query_event("query", key, "edge", None, t0, kind="out" if outgoing else "in", rel=rel,
@@ -120,12 +136,13 @@ class GraphReads:
         nid = self._hash(key)
         rid = None if rel is None else self._rel_id(view, rel)
         if self._names.get(nid) != key and not view.known(key, nid):
-            view.resolve(at)  # still reject a bad `at`
+            self._expected.check_known(view, key, nid, view.resolve(at))  # also rejects a bad `at`
             return []
         hk = hot + _u64(nid)
         if at is None:
             value = view.txn.get(hk)
             if value is None:
+                self._expected.check_list(view, key, nid, outgoing)
                 return []
             cached = self._adj_cache.get((hk, value))
             if cached is not None:
@@ -152,10 +169,15 @@ class GraphReads:
     def get_kv_latest(self, scope: str, namespace: str, key: str, at: At | None = None) -> KVEntry | None:
         """The value of a policy entry at `at` (latest by default); None if unset or deleted then."""
         t0 = perf_counter()
+        red = self._redaction.key
+        scope, namespace, key = red(scope), red(namespace), red(key)
         path = ks.kv_path(scope, namespace, key)
 
         def fn(view: GraphView) -> KVEntry | None:
-            body = view.kv_at(path, view.resolve(at))
+            rev = view.resolve(at)
+            body = view.kv_at(path, rev)
+            if body is None:
+                self._expected.check_kv(view, path, rev)
             return None if body is None or body.get("deleted") else _record(KVEntry, body, key, scope=scope,
                                                                             namespace=namespace, key=key)
         entry = self._read(fn)
@@ -167,6 +189,7 @@ class GraphReads:
     def list_kv(self, scope: str, namespace: str, at: At | None = None) -> list[KVEntry]:
         """Every live entry of scope/namespace at `at`, sorted by key (UTF-8 byte order)."""
         t0 = perf_counter()
+        scope, namespace = self._redaction.key(scope), self._redaction.key(namespace)
         prefix = ks.kv_prefix(scope, namespace)
 
         def fn(view: GraphView) -> list[KVEntry]:

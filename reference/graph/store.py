@@ -27,12 +27,16 @@ import lmdb
 from reference.graph.adjacency import CompactionPolicy
 from reference.graph.errors import MapFull, NotFound, ReadOnly, StoreClosed, StoreError
 from reference.graph.envpool import SharedEnv, acquire, release
+from reference.graph.expected import ExpectedRecords
+from reference.graph.lmdb_errors import lmdb_errors
 from reference.graph.reads import GraphReads
+from reference.graph.redaction import GraphRedaction
 from reference.graph.writes import GraphWrites
 from reference.graph.schema import initialise, is_initialised, load_relations
 from reference.graph.view import GraphView
 from reference.graph.writer import GraphWriter
 from reference.keys import hash64
+from reference.patterns.lazy_redactor import shared_secrets_redactor
 from reference.telemetry import NullSink
 
 DEFAULT_MAP_SIZE = 1 << 32  # 4 GiB of address space; the file grows as data does, the map doubles when full
@@ -42,7 +46,7 @@ class GraphStore(GraphWrites, GraphReads):
     """One LMDB environment directory holding the graph; see the module docstring."""
 
     def __init__(self, shared: SharedEnv, clock: Any, telemetry: Any, policy: CompactionPolicy,
-                 readonly: bool, adjacency_cache: int = 1 << 14) -> None:
+                 readonly: bool, adjacency_cache: int = 1 << 14, redactor: Callable[[str], str] | None = None) -> None:
         env = shared.env
         self._shared = shared
         self._env = env
@@ -60,6 +64,8 @@ class GraphStore(GraphWrites, GraphReads):
         self._local = threading.local()
         self._warned: set[bytes] = set()
         self._context: tuple[str | None, str | None] = (None, None)
+        self._redaction = GraphRedaction(redactor)
+        self._expected = ExpectedRecords()  # read-side check for vanished records (expected.py)
         with env.begin() as txn:
             self._rels = load_relations(txn)
         self.path = Path(env.path())
@@ -67,14 +73,17 @@ class GraphStore(GraphWrites, GraphReads):
     @classmethod
     def open(cls, path: str | os.PathLike, clock: Any, telemetry: Any = None, *, map_size: int = DEFAULT_MAP_SIZE,
              compaction: CompactionPolicy | None = None, sync: bool = True, readonly: bool = False,
-             adjacency_cache: int = 1 << 14) -> GraphStore:
+             adjacency_cache: int = 1 << 14, redactor: Callable[[str], str] | None = None,
+             redact: bool = True) -> GraphStore:
         """Open (creating if needed) the store in directory `path`.
 
         `clock` gives `now()` for writes with `ts=None` (the store never reads wall time
         itself); `telemetry` is a `TelemetrySink`. `sync=False` skips fsync at commit
         (faster, for tests and scratch stores; a crash may lose the last commits).
         `adjacency_cache` bounds the decoded-list cache of latest `get_out`/`get_in`
-        (entries; 0 turns it off).
+        (entries; 0 turns it off). `redactor` (text -> text) is applied to every id, name
+        and payload string written or looked up (see redaction.py); by default the built-in
+        `pat:secrets`, compiled on the first write; `redact=False` stores strings as given.
         """
         if clock is None or not callable(getattr(clock, "now", None)):
             raise TypeError("GraphStore.open needs clock= (an object with now(); e.g. reference.clock.LogicalClock)")
@@ -83,6 +92,13 @@ class GraphStore(GraphWrites, GraphReads):
             path.mkdir(parents=True, exist_ok=True)
         elif not (path / "data.mdb").exists():
             raise NotFound(f"no graph store at {path} (no data.mdb)")
+        with lmdb_errors(path):
+            return cls._open(path, clock, telemetry, map_size, compaction, sync, readonly, adjacency_cache,
+                             redactor, redact)
+
+    @classmethod
+    def _open(cls, path: Path, clock: Any, telemetry: Any, map_size: int, compaction: CompactionPolicy | None,
+              sync: bool, readonly: bool, adjacency_cache: int, redactor: Any, redact: bool) -> GraphStore:
         shared = acquire(str(path), map_size, readonly, sync)
         try:
             env = shared.env
@@ -94,7 +110,10 @@ class GraphStore(GraphWrites, GraphReads):
                 with shared.wlock, env.begin(write=True) as txn:
                     if not is_initialised(txn):
                         initialise(txn)
-            return cls(shared, clock, telemetry, compaction or CompactionPolicy(), readonly, adjacency_cache)
+            if redactor is None and redact:
+                redactor = shared_secrets_redactor()
+            return cls(shared, clock, telemetry, compaction or CompactionPolicy(), readonly, adjacency_cache,
+                       redactor if redact else None)
         except BaseException:
             release(shared)
             raise
@@ -113,7 +132,7 @@ class GraphStore(GraphWrites, GraphReads):
 
     def set_context(self, run_id: str | None = None, task_id: str | None = None) -> None:
         """Default run/task ids for writes that pass none, and for read telemetry."""
-        self._context = (run_id, task_id)
+        self._context = (self._redaction.key(run_id), self._redaction.key(task_id))
 
     # -- transactions ---------------------------------------------------------
     def _check_open(self) -> Any:
@@ -131,6 +150,10 @@ class GraphStore(GraphWrites, GraphReads):
         return env
 
     def _read(self, fn: Callable[[GraphView], Any]) -> Any:
+        with lmdb_errors(self.path):
+            return self._read_raw(fn)
+
+    def _read_raw(self, fn: Callable[[GraphView], Any]) -> Any:
         env = self._check_open()
         self._gate.enter()
         try:
@@ -210,6 +233,10 @@ class GraphStore(GraphWrites, GraphReads):
         self._gate.exclusive(lambda: env.set_mapsize(new))
 
     def _write(self, op: Callable[[GraphWriter], Any]) -> Any:
+        with lmdb_errors(self.path):
+            return self._write_raw(op)
+
+    def _write_raw(self, op: Callable[[GraphWriter], Any]) -> Any:
         w = getattr(self._local, "writer", None)
         if w is None:
             return self._write_one(op)

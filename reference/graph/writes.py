@@ -12,6 +12,7 @@ from typing import Any
 
 from reference.graph import keyspace as ks
 from reference.graph.errors import NotFound
+from reference.graph.redaction import GraphRedaction
 from reference.graph.writer import GraphWriter
 from reference.telemetry import TelemetryEvent
 
@@ -23,10 +24,12 @@ class GraphWrites:
     _emit_on: bool
     _sink: Any
     _write: Callable[[Callable[[GraphWriter], Any]], Any]
+    _redaction: GraphRedaction
 
     def _ctx(self, run_id: str | None, task_id: str | None) -> tuple[str | None, str | None]:
-        return (run_id if run_id is not None else self._context[0],
-                task_id if task_id is not None else self._context[1])
+        key = self._redaction.key
+        return (key(run_id) if run_id is not None else self._context[0],
+                key(task_id) if task_id is not None else self._context[1])
 
     def _event(self, w: GraphWriter | None, op: str, memory_id: str | None, entity_type: str | None,
                scope: str | None, run_id: str | None, task_id: str | None, ts: float, t0: float,
@@ -43,6 +46,8 @@ class GraphWrites:
                  run_id: str | None = None, task_id: str | None = None) -> int:
         """Create or overwrite node `id`; the old version stays readable at earlier revisions. Returns the revision."""
         run_id, task_id = self._ctx(run_id, task_id)
+        key = self._redaction.key
+        id, type, scope, payload = key(id), key(type), key(scope), self._redaction.payload(payload)
 
         def op(w: GraphWriter) -> int:
             t0 = perf_counter()
@@ -64,6 +69,8 @@ class GraphWrites:
     def _put_edge(self, src: str, rel: str, dst: str, payload: Any, ts: float | None, run_id: str | None,
                   task_id: str | None, kind: str) -> int:
         run_id, task_id = self._ctx(run_id, task_id)
+        key = self._redaction.key
+        src, rel, dst, payload = key(src), key(rel), key(dst), self._redaction.payload(payload)
 
         def op(w: GraphWriter) -> int:
             t0 = perf_counter()
@@ -96,6 +103,8 @@ class GraphWrites:
                     task_id: str | None = None) -> int:
         """Delete the live edge (a tombstone; history keeps it). `NotFound` if it is not live."""
         run_id, task_id = self._ctx(run_id, task_id)
+        key = self._redaction.key
+        src, rel, dst = key(src), key(rel), key(dst)
 
         def op(w: GraphWriter) -> int:
             t0 = perf_counter()
@@ -126,6 +135,8 @@ class GraphWrites:
     def _put_kv(self, scope: str, namespace: str, key: str, payload: Any, ts: float | None, run_id: str | None,
                 task_id: str | None, delete: bool) -> int:
         run_id, task_id = self._ctx(run_id, task_id)
+        red = self._redaction.key
+        scope, namespace, key, payload = red(scope), red(namespace), red(key), self._redaction.payload(payload)
         path = ks.kv_path(scope, namespace, key)
 
         def op(w: GraphWriter) -> int:
@@ -140,6 +151,7 @@ class GraphWrites:
 
     def register_relation(self, name: str) -> int:
         """Intern a new relation name (idempotent); returns its id. Ids are never reused."""
+        name = self._redaction.key(name)
         return self._write(lambda w: w.register_relation(name))
 
     def compact(self) -> dict[str, int]:

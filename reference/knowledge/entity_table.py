@@ -71,50 +71,40 @@ def list_entities(conn: sqlite3.Connection, type_: str | None, limit: int) -> li
     return [_entity(r[:5], r[5], r[6]) for r in rows]
 
 
-def sharing_documents(conn: sqlite3.Connection, document_id: str, exclude_types: tuple[str, ...]
-                      ) -> dict[str, list[str]]:
-    """Other documents that mention one of this document's entities (excluding some types) -> shared ids."""
+def sharing_candidates(conn: sqlite3.Connection, document_id: str, exclude_types: tuple[str, ...],
+                       per_entity: int) -> dict[str, tuple[list[str], int]]:
+    """Documents sharing an entity with this one, from an index: doc -> (shared entity ids, recency).
+
+    For each of the document's entities (types in `exclude_types` left out) only the
+    `per_entity` most recently ingested other documents mentioning it are read, by
+    `idx_mentions_entity` (entity_id, then the rowid `id`) with LIMIT: the work is bounded by the
+    document's own entities, never by the store. `recency` is the newest mention row
+    id of the candidate among those read (mention ids grow with ingest order).
+    """
     marks = ",".join("?" * len(exclude_types)) or "''"
-    rows = conn.execute(
-        "SELECT DISTINCT o.document_id, o.entity_id FROM entity_mentions d "
-        "JOIN entity_mentions o ON o.entity_id = d.entity_id AND o.document_id != d.document_id "
-        f"JOIN entities e ON e.id = d.entity_id WHERE d.document_id = ? AND e.type NOT IN ({marks}) "
-        "ORDER BY o.document_id, o.entity_id", (document_id, *exclude_types)).fetchall()
-    out: dict[str, list[str]] = defaultdict(list)
-    for doc, ent in rows:
-        out[doc].append(ent)
-    return dict(out)
+    mine = [r[0] for r in conn.execute(
+        "SELECT DISTINCT m.entity_id FROM entity_mentions m JOIN entities e ON e.id = m.entity_id "
+        f"WHERE m.document_id = ? AND e.type NOT IN ({marks}) ORDER BY m.entity_id",
+        (document_id, *exclude_types))]
+    out: dict[str, tuple[list[str], int]] = {}
+    for ent in mine:
+        seen: set[str] = set()
+        for doc, mid in conn.execute(
+                "SELECT document_id, id FROM entity_mentions "
+                "WHERE entity_id = ? AND document_id != ? ORDER BY id DESC LIMIT ?",
+                (ent, document_id, per_entity)):
+            if doc in seen:
+                continue
+            seen.add(doc)
+            ents, recency = out.get(doc, ([], 0))
+            ents.append(ent)
+            out[doc] = (ents, max(recency, mid))
+    return out
 
 
-def sharing_ranked(conn: sqlite3.Connection, document_id: str, exclude_types: tuple[str, ...]
-                   ) -> list[tuple[str, int]]:
-    """Other documents sharing an entity with this one: (id, shared count), most shared, newest, id first."""
-    marks = ",".join("?" * len(exclude_types)) or "''"
-    return conn.execute(
-        "SELECT o.document_id, count(DISTINCT o.entity_id) AS n FROM entity_mentions d "
-        f"JOIN entities e ON e.id = d.entity_id AND e.type NOT IN ({marks}) "
-        "JOIN entity_mentions o ON o.entity_id = d.entity_id AND o.document_id != d.document_id "
-        "JOIN memories mm ON mm.id = o.document_id WHERE d.document_id = ? "
-        "GROUP BY o.document_id ORDER BY n DESC, max(mm.created_at) DESC, o.document_id",
-        (*exclude_types, document_id)).fetchall()
-
-
-def shared_with(conn: sqlite3.Connection, document_id: str, others: list[str], exclude_types: tuple[str, ...]
-                ) -> dict[str, list[str]]:
-    """For each of `others`, the entities it shares with this document (sorted)."""
-    if not others:
-        return {}
-    marks = ",".join("?" * len(exclude_types)) or "''"
-    rows = conn.execute(
-        "SELECT DISTINCT o.document_id, o.entity_id FROM entity_mentions d "
-        f"JOIN entities e ON e.id = d.entity_id AND e.type NOT IN ({marks}) "
-        "JOIN entity_mentions o ON o.entity_id = d.entity_id "
-        f"WHERE d.document_id = ? AND o.document_id IN ({','.join('?' * len(others))}) "
-        "ORDER BY o.document_id, o.entity_id", (*exclude_types, document_id, *others)).fetchall()
-    out: dict[str, list[str]] = defaultdict(list)
-    for doc, ent in rows:
-        out[doc].append(ent)
-    return dict(out)
+def rank_sharing(candidates: dict[str, tuple[list[str], int]]) -> list[tuple[str, int]]:
+    """(doc, shared count): most shared entities first, then most recently ingested, then id."""
+    return [(d, len(e)) for d, (e, r) in sorted(candidates.items(), key=lambda kv: (-len(kv[1][0]), -kv[1][1], kv[0]))]
 
 
 def resolve_refs(conn: sqlite3.Connection, refs: list[str]) -> list[set[str]]:

@@ -19,13 +19,14 @@ is one file, not also a dotted symbol). Order, entity type, confidence:
 | code_span | an identifier in backticks, `` `getUserName` `` | symbol | 0.8 |
 | camel | a bare camelCase word, `getCartTotal` (lowercase run, capital, lowercase: not `iOS`, `macOS`) | symbol | 0.6 |
 | gazetteer | configured names (people, places, concepts), case-insensitive whole words | its type | 0.9 |
-| concepts | `metadata.concepts` (oracle_learn's `concepts`) | concept | 1.0 |
+| concepts | `metadata.concepts` (oracle_learn's `concepts`); position: first run of its tokens in the text | concept | 1.0 |
 
 Normalised names: lowercased and trimmed (seed 001), except paths, which
 keep their case and are normalised as paths; times are the ISO day.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -36,6 +37,7 @@ from reference.knowledge.paths import find_paths, path_slugs
 
 SLUG_TYPES = ("project", "agent", "feature", "component", "service", "package", "app", "plugin", "lib")
 CONTEXT_CHARS = 40
+MAX_ANCHORS = 256
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 _DOTTED = rf"{_IDENT}(?:\.{_IDENT})+"
 _MASK = re.compile(r"\b(?:https?|ftp)://\S+|\b[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")
@@ -53,16 +55,61 @@ _CODE_SPAN = re.compile(rf"`(?P<name>{_IDENT}(?:\.{_IDENT})*)(?:\(\))?`")
 
 
 class _Claims:
-    """Character spans already taken by an earlier rule."""
+    """Character spans already taken by an earlier rule: disjoint, kept sorted, checked by bisection.
+
+    A linear list would make extraction quadratic in the number of mentions."""
 
     def __init__(self) -> None:
-        self.spans: list[tuple[int, int]] = []
+        self.starts: list[int] = []
+        self.ends: list[int] = []
 
     def free(self, start: int, end: int) -> bool:
-        return all(end <= s or start >= e for s, e in self.spans)
+        k = bisect.bisect_right(self.starts, start)
+        if k > 0 and self.ends[k - 1] > start:          # the span starting at or before `start` reaches into it
+            return False
+        return not (k < len(self.starts) and self.starts[k] < end)  # nor does the next one start inside it
 
     def take(self, start: int, end: int) -> None:
-        self.spans.append((start, end))
+        k = bisect.bisect_right(self.starts, start)
+        self.starts.insert(k, start)
+        self.ends.insert(k, end)
+
+
+class _Tokens:
+    """First occurrence of a token sequence in a text, case-insensitive, by an index of its tokens.
+
+    Tokens are runs of word characters or single other non-space characters; a
+    concept is found where its tokens appear in a row (whitespace between them
+    free). Built once per text; a lookup checks the occurrences of the phrase's
+    rarest token, at most `MAX_ANCHORS` of them (so a phrase made only of words
+    the text repeats thousands of times may go unplaced: position None).
+    """
+
+    _TOKEN = re.compile(r"\w+|[^\w\s]")
+
+    def __init__(self, text: str) -> None:
+        self.spans: list[tuple[int, int]] = []
+        self.words: list[str] = []
+        self.first: dict[str, list[int]] = {}
+        for i, m in enumerate(self._TOKEN.finditer(text)):
+            word = m.group(0).lower()
+            self.spans.append(m.span())
+            self.words.append(word)
+            self.first.setdefault(word, []).append(i)
+
+    def find(self, phrase: str) -> tuple[int, int] | None:
+        want = [w.lower() for w in self._TOKEN.findall(phrase)]
+        if not want:
+            return None
+        # anchor on the phrase's rarest token: few candidates to check, whatever the text repeats
+        lists = [self.first.get(w, ()) for w in want]
+        j = min(range(len(want)), key=lambda t: len(lists[t]))
+        n = len(want)
+        for a in lists[j][:MAX_ANCHORS]:
+            i = a - j
+            if i >= 0 and self.words[i: i + n] == want:
+                return self.spans[i][0], self.spans[i + n - 1][1]
+        return None
 
 
 class EntityExtractor:
@@ -126,9 +173,10 @@ class EntityExtractor:
         for type_, name, rx in self.gazetteer:
             for m in rx.finditer(masked):
                 add(type_, name, name.lower().strip(), m.start(), m.end(), 0.9, "gazetteer")
-        for concept in _concepts(metadata):
-            at = text.lower().find(concept.lower())
-            span = (at, at + len(concept)) if at >= 0 else (None, None)
+        concepts = _concepts(metadata)
+        tokens = _Tokens(text) if concepts else None
+        for concept in concepts:
+            span = tokens.find(concept) or (None, None)
             add("concept", concept, concept.lower(), *span, 1.0, "concept", claim=False)
         out.sort(key=lambda x: (x.position if x.position is not None else len(text), x.type, x.normalized))
         return out

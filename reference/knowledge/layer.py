@@ -7,7 +7,8 @@
 
 `for_store` creates the store's single layer (kept in
 `store.extensions["knowledge"]`), makes sure the seed 001 tables exist,
-backfills memories written before the layer existed (oldest first) and
+runs one bounded step of the backfill of memories written while no layer was
+attached (see `backfill.py`: incremental, resumable, never unbounded on open) and
 registers a write listener (entities, mentions, temporal data, relationships
 of every new memory, in one transaction) and a delete listener (drops what
 was derived from the memory). Every time comes from `store.clock`.
@@ -17,10 +18,11 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from reference.knowledge import backfill as bf
 from reference.knowledge import entity_table, relationship_table, temporal_table
 from reference.knowledge.dates import parse_time_arg
 from reference.knowledge.decay import DAY
@@ -35,6 +37,7 @@ from reference.knowledge.timefmt import to_text
 from reference.memories import check_memory_id
 from reference.memory_record import MemoryEntry
 from reference.tracker import MemoryFilter
+from reference.tracker.codec import from_db, to_db
 from reference.vector_search import KIND_TAGS
 
 EXTENSION_KEY = "knowledge"
@@ -49,6 +52,7 @@ class KnowledgeLayer:
         self.extractor = EntityExtractor(gazetteer)
         self.builder = RelationshipBuilder(self._similar, self._cosines)
         self._last_refresh: float | None = None
+        self._backlog = True   # until a backfill step finds nothing more to do
 
     @classmethod
     def for_store(cls, store: Any, *, gazetteer: Mapping[str, Iterable[str]] | None = None) -> "KnowledgeLayer":
@@ -62,7 +66,7 @@ class KnowledgeLayer:
                 return layer
             layer = cls(store, gazetteer)
             ensure_schema(store.tracker)
-            layer.backfill()
+            layer.backfill(limit=bf.PER_OPEN)
             store.extensions[EXTENSION_KEY] = layer
             store.add_write_listener(layer.ingest)
             store.add_delete_listener(layer.forget)
@@ -70,7 +74,16 @@ class KnowledgeLayer:
 
     # -- write path ----------------------------------------------------------------
     def ingest(self, entry: MemoryEntry, eligible: Callable[[str], bool] | None = None) -> list[Relationship]:
-        """Entities, mentions, temporal data and relationships of one memory (idempotent per id)."""
+        """Entities, mentions, temporal data and relationships of one memory (idempotent per id).
+
+        A live write (no `eligible`) also runs a small backfill step while a backlog remains."""
+        rels = self._ingest(entry, eligible)
+        if eligible is None and self._backlog:
+            self.backfill(limit=bf.PER_WRITE, scan_cap=bf.PAGE)
+        return rels
+
+    def _ingest(self, entry: MemoryEntry, eligible: Callable[[str], bool] | None,
+                cursor: bf.Cursor | None = None) -> list[Relationship]:
         mentions = self.extractor.extract(entry.text, entry.created_at, entry.metadata)
         doc_date, source = extract_document_date(entry.text, entry.metadata, entry.created_at)
         now = to_text(self.store.clock.now())
@@ -79,8 +92,9 @@ class KnowledgeLayer:
             entity_table.add_mentions(conn, entry.id, entry.text, mentions, now)
             temporal_table.insert(conn, entry.id, doc_date, entry.created_at, source, _importance(entry.metadata))
             rels = self.builder.build(conn, entry, eligible or (lambda _id: True), now)
-            for rel in rels:
-                relationship_table.insert(conn, rel)
+            relationship_table.insert_many(conn, rels)
+            if cursor is not None:
+                bf.write_cursor(conn, cursor)
         return rels
 
     def forget(self, memory_id: str) -> None:
@@ -94,16 +108,15 @@ class KnowledgeLayer:
         relationship_table.delete_document(conn, memory_id)
         temporal_table.delete_document(conn, memory_id)
 
-    def backfill(self) -> int:
-        """Ingest memories that have no temporal row yet, oldest first, each linked only to earlier ones."""
-        known = temporal_table.known_ids(self.store.tracker.conn())
-        done = set(known)
-        count = 0
-        for entry in self.store.iter_memories():
-            if entry.id not in known:
-                self.ingest(entry, eligible=done.__contains__)
-                count += 1
-            done.add(entry.id)
+    def backfill(self, limit: int | None = None, scan_cap: int = bf.SCAN_CAP) -> int:
+        """Ingest memories not yet ingested, oldest first from the persisted cursor; returns how many.
+
+        Each is linked only to memories before it. `limit` bounds the memories ingested and
+        `scan_cap` the rows examined in this call (both: bounded work); `limit=None` runs to the
+        end. The cursor moves with every ingest (same transaction), so an interrupted backfill
+        resumes where it stopped.
+        """
+        count, self._backlog = bf.step(self.store.tracker, self._ingest, limit, scan_cap)
         return count
 
     def learn(self, pattern: str, concepts: list[str] | None = None, source: str | None = None) -> MemoryEntry:
@@ -205,11 +218,12 @@ class KnowledgeLayer:
         sims = self.store.vectors.scores(vec, [self.store.tracker.hash_fn(m) for m in memory_ids])
         return {m: float(x) for m, x in zip(memory_ids, sims) if not np.isnan(x)}
 
-    def _similar(self, entry: MemoryEntry, k: int, eligible: Callable[[str], bool]) -> list[tuple[MemoryEntry, float]]:
+    def _similar(self, entry: MemoryEntry, k: int, eligible: Callable[[str], bool]) -> list[tuple[Any, float]]:
         """The `k` eligible memories nearest to `entry` by the store's vectors (itself excluded).
 
         Live writes find every other memory eligible; a backfill only the ones
-        before it, so when the first `k + 1` neighbours hold too few, all are ranked.
+        before it, so when the first `k + 1` neighbours hold too few the window
+        widens (x4 a step) up to `MAX_NEIGHBOUR_WINDOW`, never to the whole store.
         """
         vec = self.store.vectors.get(entry.key_hash)
         if vec is None:
@@ -218,14 +232,31 @@ class KnowledgeLayer:
         want = k + 1
         while True:
             pairs = self.store.vectors.topk(vec, want, tags=[KIND_TAGS["memory"]])
-            entries = self.store.tracker.memories.get_many(conn, [h for h, _ in pairs])
+            entries = _id_text_many(conn, [h for h, _ in pairs])
             out = [(entries[h], s) for h, s in pairs
                    if h in entries and h != entry.key_hash and eligible(entries[h].id)]
-            if len(out) >= k or len(pairs) < want:
+            if len(out) >= k or len(pairs) < want or want >= bf.MAX_NEIGHBOUR_WINDOW:
                 break
-            want = max(len(self.store.vectors), want + 1)
+            want = min(want * 4, bf.MAX_NEIGHBOUR_WINDOW)
         out.sort(key=lambda es: (-es[1], es[0].id))
         return out[:k]
+
+
+class Neighbour(NamedTuple):
+    """What the relationship rules read of a vector neighbour: its id and text (no JSON fields parsed)."""
+
+    id: str
+    text: str
+
+
+def _id_text_many(conn: Any, key_hashes: list[int]) -> dict[int, Neighbour]:
+    out: dict[int, Neighbour] = {}
+    for i in range(0, len(key_hashes), 500):
+        part = [to_db(h) for h in key_hashes[i: i + 500]]
+        for kh, mid, text in conn.execute(
+                f"SELECT key_hash, id, text FROM memories WHERE key_hash IN ({','.join('?' * len(part))})", part):
+            out[from_db(kh)] = Neighbour(mid, text)
+    return out
 
 
 def _limit(limit: Any) -> int:

@@ -23,6 +23,10 @@ For a new memory N (source) and each earlier memory O (target):
    `NOT_SHARED` excluded: a shared date says nothing about the topic) ->
    `relates_to`, confidence 0.6, `metadata.sharedEntities`; at most
    `MAX_SHARED_LINKS` targets, most shared entities first, then newest.
+   Candidates come from the index on mentions: per entity of N only the
+   `SHARED_CANDIDATES_PER_ENTITY` most recently ingested memories naming it
+   (bounded work per write, whatever the store's size; "newest" is ingest
+   order). Rules 2 and 4 draw on the same candidates.
 4. derives: N has a conclusion marker ("therefore", "thus", "hence", "so we
    conclude", "which means", "this means", "combining", "together these",
    "conclusion") and its entities are named by two or more distinct earlier
@@ -48,6 +52,7 @@ RELATE_THRESHOLD = 0.5  # the seed's; bench/calibrate.py finds no better value o
 MARKER_MIN_SIMILARITY = 0.2  # fitted on the calibration split by bench/calibrate.py (no seed value)
 VECTOR_CANDIDATES = 10
 MAX_SHARED_LINKS = 10
+SHARED_CANDIDATES_PER_ENTITY = 50   # newest documents read per shared entity (an indexed LIMIT, not a scan)
 MAX_DERIVED_FROM = 3
 SHARED_CONFIDENCE = 0.6
 DERIVES_CONFIDENCE = 0.7
@@ -63,7 +68,7 @@ Cosines = Callable[[MemoryEntry, list[str]], dict[str, float]]
 class RelationshipBuilder:
     """Finds the relationships of one new memory.
 
-    `similar(entry, k, eligible)` gives its (memory, cosine) nearest
+    `similar(entry, k, eligible)` gives its (memory with `.id` and `.text`, cosine) nearest
     neighbours; `cosines(entry, ids)` the cosine with each listed memory.
     """
 
@@ -97,20 +102,18 @@ class RelationshipBuilder:
             elif sim > self.relate_threshold:
                 offer(Relationship(entry.id, other.id, "relates_to", round(sim, 6), {"similarity": round(sim, 6)},
                                    created_at))
-        ranked = [d for d, _ in entity_table.sharing_ranked(conn, entry.id, NOT_SHARED) if eligible(d)]
-        top = ranked[:MAX_SHARED_LINKS]
+        cands = {d: v for d, v in entity_table.sharing_candidates(conn, entry.id, NOT_SHARED,
+                                                                   SHARED_CANDIDATES_PER_ENTITY).items()
+                 if eligible(d)}
+        top = [d for d, _ in entity_table.rank_sharing(cands)[:MAX_SHARED_LINKS]]
+        shared = {d: sorted(ents) for d, (ents, _) in cands.items()}
         if _CONCLUSION.search(entry.text) or supersede_marker(entry.text) or additive_marker(entry.text):
-            # the marker and derives rules look at every sharing memory; most writes need only the top ones
-            shared = {d: e for d, e in entity_table.sharing_documents(conn, entry.id, NOT_SHARED).items()
-                      if eligible(d)}
-            order = _newest_first(conn, list(shared))
+            order = {d: i for i, d in enumerate(sorted(cands, key=lambda d: (-cands[d][1], d)))}  # newest = 0
             marked = self._marked(conn, entry, shared, mine, order, created_at)
             if marked is not None:
                 offer(marked)
             for rel in self._derived(conn, entry, shared, order, created_at):
                 offer(rel)
-        else:
-            shared = entity_table.shared_with(conn, entry.id, top, NOT_SHARED)
         for doc in top:
             if doc not in found:
                 found[doc] = Relationship(entry.id, doc, "relates_to", SHARED_CONFIDENCE,
@@ -145,9 +148,13 @@ class RelationshipBuilder:
         if not _CONCLUSION.search(entry.text) or len(shared) < 2:
             return []
         mine = [e.id for e in entity_table.document_entities(conn, entry.id) if e.type not in NOT_SHARED]
+        by_entity: dict[str, list[str]] = {}
+        for d, ents in shared.items():
+            for e in ents:
+                by_entity.setdefault(e, []).append(d)
         chosen: dict[str, str] = {}
         for ent in mine:
-            holders = [d for d in shared if ent in shared[d] and d not in chosen]
+            holders = [d for d in by_entity.get(ent, ()) if d not in chosen]
             if holders:
                 best = min(holders, key=lambda d: (-len(shared[d]), order.get(d, 0), d))
                 chosen[best] = ent
@@ -162,16 +169,3 @@ class RelationshipBuilder:
 def _subjects(conn: sqlite3.Connection, ids: list[str]) -> dict[str, set[str]]:
     ents = entity_table.entity_ids_of(conn, ids)
     return {d: {e for e in es if e.split(":", 1)[0] in SUBJECT_TYPES} for d, es in ents.items()}
-
-
-def _newest_first(conn: sqlite3.Connection, ids: list[str]) -> dict[str, int]:
-    """Rank of each memory by recorded time, newest = 0 (ties by id)."""
-    if not ids:
-        return {}
-    rows = []
-    for i in range(0, len(ids), 500):
-        part = ids[i: i + 500]
-        rows += conn.execute(f"SELECT id, created_at FROM memories WHERE id IN ({','.join('?' * len(part))})",
-                             part).fetchall()
-    rows.sort(key=lambda r: (-r[1], r[0]))
-    return {r[0]: i for i, r in enumerate(rows)}

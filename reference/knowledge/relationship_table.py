@@ -19,6 +19,12 @@ def insert(conn: sqlite3.Connection, rel: Relationship) -> None:
                   json.dumps(rel.metadata, sort_keys=True, separators=(",", ":")), rel.created_at))
 
 
+def insert_many(conn: sqlite3.Connection, rels: list[Relationship]) -> None:
+    conn.executemany(f"INSERT OR IGNORE INTO relationships({_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
+                     [(r.source_id, r.target_id, r.type, r.confidence,
+                       json.dumps(r.metadata, sort_keys=True, separators=(",", ":")), r.created_at) for r in rels])
+
+
 def for_document(conn: sqlite3.Connection, document_id: str) -> list[Relationship]:
     """Relationships where the document is the source or the target, oldest row first."""
     rows = conn.execute(f"SELECT {_COLS} FROM relationships WHERE source_id = ? OR target_id = ? ORDER BY id",

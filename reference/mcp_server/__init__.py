@@ -20,7 +20,7 @@ _EXPORTS = {
     "ToolRegistry": "reference.mcp_server.registry",
     "build_server": "reference.mcp_server.server",
     "register_tools": "reference.mcp_server.server",
-    "serve_stdio": "reference.mcp_server.server",
+    "serve_stdio": "reference.mcp_server.fast_start",
 }
 __all__ = sorted(_EXPORTS)
 

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from reference.mcp_server.config import ServerConfig
+from reference.mcp_server.profiles import DEFAULT_PROFILE, PROFILES, modules_for
 from reference.mcp_server.server_clock import parse_clock
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -17,10 +18,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--clock", default="system", metavar="SPEC",
                    help="'system' (default) or 'logical:START' (Unix seconds) for reproducible sessions; "
                         "a logical clock also enables the private _harness_* tools")
+    p.add_argument("--tools", default=DEFAULT_PROFILE, metavar="PROFILE",
+                   help=f"tool profile(s), comma-separated: {', '.join(PROFILES)} (default: {DEFAULT_PROFILE}; "
+                        "sizes in reference/mcp_server/README.md)")
     p.add_argument("--root", type=Path, default=None, metavar="DIR",
                    help="base of relative paths in the jit_* tools (default: the working directory)")
     p.add_argument("--ranker", default="galaxybrain", metavar="NAME",
                    help="ranker answering memory searches (reference.rankers; default: galaxybrain)")
+    p.add_argument("--no-follow-git", dest="follow_git", action="store_false",
+                   help="keep project memory's current branch where project_switch_branch put it (default: "
+                        "follow the branch checked out in --root's git repository at each call)")
     p.add_argument("--no-redact", dest="redact", action="store_false",
                    help="do not redact secrets (pat:secrets) on the write path")
     p.add_argument("--telemetry", type=Path, default=None, metavar="FILE",
@@ -29,14 +36,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
-    """A `ServerConfig` from parsed options; a bad `--clock` raises a `ValueError` naming it."""
+    """A `ServerConfig` from parsed options; a bad `--clock` or `--tools` raises a `ValueError` naming it."""
     parse_clock(args.clock)
+    modules_for(args.tools)
     return ServerConfig(data_dir=args.data, clock=args.clock, root=args.root, ranker=args.ranker,
-                        redact=args.redact, telemetry=args.telemetry)
+                        redact=args.redact, telemetry=args.telemetry, tools=args.tools,
+                        follow_git=args.follow_git)
 
 
 def main(argv: list[str] | None = None) -> int:
-    from reference.mcp_server.server import StartupError, serve_stdio
+    from reference.mcp_server.fast_start import StartupError, serve_stdio
 
     parser = argparse.ArgumentParser(prog="python -m reference.mcp_server",
                                      description="Serve the reference memory store over MCP (stdio).")

@@ -15,3 +15,5 @@ class ServerConfig:
     ranker: str = "galaxybrain"      # reference.rankers name answering memory searches
     redact: bool = True              # run the pat:secrets Redactor on every write
     telemetry: Path | None = None    # append store telemetry (JSON lines) here
+    follow_git: bool = True          # project memory's current branch follows <root>/.git/HEAD
+    tools: str = "all"               # tool profile(s), profiles.py; the command line's default is "core"

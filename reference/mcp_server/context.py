@@ -2,8 +2,9 @@
 
 The context owns the `MemoryStore` (which redacts secrets on its write path
 with its `PatternSetManager`, also used by the pattern tools), the LMDB graph
-store in `<data>/graph`, the ranker that answers memory searches, and the
-session ids stamped on telemetry.
+store in `<data>/graph` (opened, and `lmdb` imported, by the first tool that
+uses it), the ranker that answers memory searches, and the session ids stamped
+on telemetry.
 Tool modules receive it in `register(server, ctx)`; layers added later keep
 their own objects in `ctx.store.extensions`.
 """
@@ -15,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from reference.errors import StoreError
-from reference.graph.store import GraphStore
 from reference.mcp_server.config import ServerConfig
 from reference.mcp_server.pattern_folder import PatternSetFolder
 from reference.mcp_server.server_clock import ServerClock, parse_clock
@@ -49,15 +49,14 @@ class ServerContext:
             self.pattern_sets = PatternSetFolder(self.paths, self.patterns)
             self.pattern_sets.sync()
             self.ranker = make_ranker(config.ranker, self.store)
-            # Opened with the store, as the in-process reference backend does, so both leave the
-            # same files behind (LMDB opens in well under the seed's 100 ms).
-            self._graph = GraphStore.open(self.data_dir / GRAPH_DIR, clock=self.clock, telemetry=self.telemetry)
         except BaseException:
             self.store.close()
             raise
         self.session: dict[str, str | None] = {"scope": None, "run_id": None, "task_id": None, "session_id": None}
         self._closers: list[Callable[[], None]] = []
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
+        self._graph: Any = None
+        self._closed = False
 
     # -- paths and session ------------------------------------------------------
     def path(self, value: str, argument: str = "path", *, within: Path | None = None) -> Path:
@@ -70,14 +69,23 @@ class ServerContext:
         with self._lock:
             self.session.update(scope=scope, run_id=run_id, task_id=task_id, session_id=session_id)
             self.store.set_context(scope=scope, run_id=run_id, task_id=task_id)
-            self._graph.set_context(run_id=run_id, task_id=task_id)
+            if self._graph is not None:
+                self._graph.set_context(run_id=run_id, task_id=task_id)
 
     # -- layers -----------------------------------------------------------------
     def graph(self) -> Any:
-        """The `GraphStore` in `<data>/graph` (seed 003)."""
-        if self._graph is None:
-            raise StoreError("the server is closed")
-        return self._graph
+        """The `GraphStore` in `<data>/graph` (seed 003), opened on first use (with the session's ids)."""
+        with self._lock:
+            if self._closed:
+                raise StoreError("the server is closed")
+            if self._graph is None:
+                from reference.graph.store import GraphStore   # lmdb: only for the graph-backed tools
+
+                graph = GraphStore.open(self.data_dir / GRAPH_DIR, clock=self.clock, telemetry=self.telemetry,
+                                        redactor=self.store.redactor, redact=self.config.redact)
+                graph.set_context(run_id=self.session["run_id"], task_id=self.session["task_id"])
+                self._graph = graph
+            return self._graph
 
     def on_close(self, fn: Callable[[], None]) -> None:
         """Run `fn` when the server closes (before the graph and the store), e.g. to close readers."""
@@ -85,7 +93,7 @@ class ServerContext:
 
     def close(self) -> None:
         with self._lock:
-            graph, self._graph = self._graph, None
+            graph, self._graph, self._closed = self._graph, None, True
             closers, self._closers = self._closers, []
         for fn in reversed(closers):
             fn()

@@ -19,6 +19,7 @@ Every tool registered here:
 from __future__ import annotations
 
 import functools
+import inspect
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -30,6 +31,7 @@ from mcp.shared.exceptions import MCPError
 from pydantic import ConfigDict
 
 from reference.errors import StoreError
+from reference.mcp_server.tools.results import with_strings
 
 log = logging.getLogger("reference.mcp_server")
 
@@ -69,7 +71,7 @@ def _translated(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     def call(**kwargs: Any) -> Any:
         try:
-            return fn(**kwargs)
+            return with_strings(fn(**kwargs))
         except (ToolError, MCPError):
             raise
         except EXPECTED as exc:
@@ -93,13 +95,23 @@ def _strict(tool: Tool) -> Tool:
         "__module__": base.__module__,
     })
     tool.fn_metadata.arg_model = model
-    tool.parameters = {**tool.parameters, "additionalProperties": False}
+    tool.parameters = _untitled({**tool.parameters, "additionalProperties": False})
     return tool
+
+
+def _untitled(schema: dict[str, Any]) -> dict[str, Any]:
+    """The input schema without pydantic's generated titles ("Top K" for `top_k`): they repeat the names
+    and cost every agent context (about a tenth of `tools/list`)."""
+    out = {k: v for k, v in schema.items() if k != "title"}
+    if isinstance(out.get("properties"), dict):
+        out["properties"] = {name: {k: v for k, v in prop.items() if k != "title"} if isinstance(prop, dict)
+                             else prop for name, prop in out["properties"].items()}
+    return out
 
 
 def describe(fn: Callable[..., Any], routing: str | None) -> str:
     """The tool description: the function's docstring, then its routing guidance."""
-    doc = (fn.__doc__ or "").strip()
+    doc = inspect.cleandoc(fn.__doc__ or "")     # without the source's indentation
     if routing:
         doc = f"{doc}\n\n{routing.strip()}" if doc else routing.strip()
     return doc

@@ -25,9 +25,9 @@ from pydantic import ValidationError
 from reference.errors import StoreError
 from reference.mcp_server.context import ServerConfig, ServerContext
 from reference.mcp_server.error_text import MAX_ERROR_CHARS, clip, validation_text
+from reference.mcp_server.fast_start import StartupError, serve_stdio, server_modules  # noqa: F401
 from reference.mcp_server.limits import MAX_TOOL_NAME, check_call
 from reference.mcp_server.registry import ArgumentError, ToolRegistry
-from reference.mcp_server.tools import TOOL_MODULES
 
 SERVER_NAME = "codemem-bench"
 
@@ -65,10 +65,12 @@ class BoundedServer(MCPServer):
             raise type(exc)(clip(text)) from cause
 
 
-def register_tools(ctx: ServerContext, modules: Iterable[str] = TOOL_MODULES) -> ToolRegistry:
-    """Run `register(server, ctx)` of each tool module (skipping those whose `available(ctx)` is false)."""
+def register_tools(ctx: ServerContext, modules: Iterable[str] | None = None) -> ToolRegistry:
+    """Run `register(server, ctx)` of each tool module (skipping those whose `available(ctx)` is false).
+
+    `modules` defaults to the context's tool profile (`server_modules`)."""
     registry = ToolRegistry()
-    for name in modules:
+    for name in server_modules(ctx.config) if modules is None else modules:
         module = importlib.import_module(f"reference.mcp_server.tools.{name}")
         available = getattr(module, "available", None)
         if available is not None and not available(ctx):
@@ -77,15 +79,11 @@ def register_tools(ctx: ServerContext, modules: Iterable[str] = TOOL_MODULES) ->
     return registry
 
 
-def build_server(ctx: ServerContext, modules: Iterable[str] = TOOL_MODULES, *,
+def build_server(ctx: ServerContext, modules: Iterable[str] | None = None, *,
                  log_level: str = "WARNING") -> MCPServer:
-    """An MCPServer exposing every tool of `modules` over the open context."""
+    """An MCPServer exposing every tool of `modules` (default: the context's profile) over the open context."""
     registry = register_tools(ctx, modules)
     return BoundedServer(SERVER_NAME, instructions=INSTRUCTIONS, tools=registry.tools, log_level=log_level)
-
-
-class StartupError(StoreError):
-    """The server could not open its data folder; the message names the file and the cause."""
 
 
 def open_context(config: ServerConfig) -> ServerContext:
@@ -95,8 +93,6 @@ def open_context(config: ServerConfig) -> ServerContext:
     error is attributed to the file that library keeps (`tracker.db`, `graph/`)."""
     import sqlite3
 
-    import lmdb
-
     data = Path(config.data_dir)
     try:
         return ServerContext(config)
@@ -105,21 +101,32 @@ def open_context(config: ServerConfig) -> ServerContext:
     except sqlite3.Error as exc:
         raise StartupError(f"cannot open the store in {data}: {data / 'tracker.db'}: {clip(str(exc), 200)} "
                            f"({type(exc).__name__})") from exc
-    except lmdb.Error as exc:
-        raise StartupError(f"cannot open the store in {data}: {data / 'graph'}: {clip(str(exc), 200)} "
-                           f"({type(exc).__name__})") from exc
     except OSError as exc:
         raise StartupError(f"cannot open the store in {data}: {clip(str(exc), 300)}") from exc
 
 
-def serve_stdio(config: ServerConfig, *, log_level: str = "WARNING") -> None:
-    """Serve on stdin/stdout until the client disconnects; the store is closed on the way out.
+def serve_streams(config: ServerConfig, *, log_level: str = "WARNING", stdin: Any = None,
+                  stdout: Any = None) -> None:
+    """Open the context and serve MCP on `stdin`/`stdout` (text files; default the process's) until EOF.
 
-    `StartupError` if the data folder cannot be opened (before anything is served)."""
+    `fast_start.serve_stdio` is the entry point: it answers the first calls and
+    gives this its pipes. `StartupError` if the data folder cannot be opened."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+
     ctx = open_context(config)
     try:
         server = build_server(ctx, log_level=log_level)
         logging.getLogger("reference.mcp_server").info("serving %s (clock %s)", ctx.data_dir, ctx.clock.spec())
-        server.run("stdio")
+        if stdin is None and stdout is None:
+            server.run("stdio")
+            return
+        lowlevel = server._lowlevel_server    # what MCPServer.run_stdio_async does, on the given streams
+
+        async def run() -> None:
+            async with stdio_server(anyio.wrap_file(stdin), anyio.wrap_file(stdout)) as (read, write):
+                await lowlevel.run(read, write, lowlevel.create_initialization_options())
+
+        anyio.run(run)
     finally:
         ctx.close()

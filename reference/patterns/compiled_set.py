@@ -4,7 +4,8 @@
 Hyperscan block-mode database (the set's flags, plus HS_FLAG_SOM_LEFTMOST on
 the patterns whose match starts nothing else bounds, see `pattern_shape`) or
 loads it from `DatabaseCache`, and returns a `CompiledSet` whose
-`scan` gives `re.finditer`-exact matches (see `match_confirmer`).
+`scan` gives `re.finditer`-exact matches (see `match_confirmer`), minus
+those the set's allow-list vetoes (see `allow_list`).
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 
 import hyperscan
 
+from reference.patterns.allow_list import AllowList
 from reference.patterns.database_cache import DatabaseCache, database_digest
 from reference.patterns.errors import PatternError
 from reference.patterns.match_confirmer import ConfirmPlan, confirm_events
@@ -41,6 +43,7 @@ class CompiledSet:
     definition: PatternSet
     database: hyperscan.Database
     plans: list[ConfirmPlan]
+    allow: AllowList | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def scan(self, data: bytes) -> list[PatternMatch]:
@@ -53,7 +56,19 @@ class CompiledSet:
         with self._lock:  # one scratch per database; Hyperscan forbids concurrent use
             self.database.scan(data, match_event_handler=lambda *ev: append(ev))
         pats, names = self.definition.patterns, self.definition.names
-        return [PatternMatch(i, pats[i], s, e, names[i]) for s, i, e in confirm_events(events, self.plans, data)]
+        found = confirm_events(events, self.plans, data)
+        if self.allow:
+            found = [(s, i, e) for s, i, e in found if not self.allow.vetoed(i, data, *self.value_span(i, data, s, e))]
+        return [PatternMatch(i, pats[i], s, e, names[i]) for s, i, e in found]
+
+    def value_span(self, index: int, data: bytes, start: int, end: int) -> tuple[int, int]:
+        """The span of the match's `secret` group when pattern `index` has one, else the match."""
+        regex = self.plans[index].regex
+        if "secret" in regex.groupindex:
+            full = regex.match(data, start)
+            if full is not None and full.end() == end and full.start("secret") >= 0:
+                return full.span("secret")
+        return start, end
 
 
 def hs_flags_of(flags: list[str]) -> int:
@@ -106,7 +121,7 @@ def compile_set(ps: PatternSet, cache: DatabaseCache, stats: CompileStats) -> Co
     if cache.folder is not None:  # no data dir means no caching at all, in memory too
         _PROCESS_DATABASES[digest] = payload
     ps.compiled_db, ps.digest = payload, digest
-    return CompiledSet(ps, database, plans)
+    return CompiledSet(ps, database, plans, AllowList(ps.allow, ps.names))
 
 
 def _compile(ps: PatternSet, flags: list[int]) -> hyperscan.Database:

@@ -10,6 +10,8 @@ A definition is a dict (from JSON, TOML or an MCP call) with these fields:
                  `patterns`, unique within the set
     flags        subset of "caseless", "dotall",     default [] (applies to
                  "multiline"                          every pattern of the set)
+    allow        list of {"names": [...],             default [] (vetoes, see
+                 "patterns": [...]}                   `allow_list`)
 
 Any other field is an error, so a typo is not silently ignored.
 `read_definition_file` reads one definition from a `.json` or `.toml` file.
@@ -25,10 +27,11 @@ from typing import Any
 
 from reference.errors import InvalidKey
 from reference.keys import parse_key
+from reference.patterns.allow_list import parse_allow
 from reference.patterns.errors import PatternError
 
 FLAGS = ("caseless", "dotall", "multiline")
-FIELDS = ("id", "description", "patterns", "tags", "names", "flags")
+FIELDS = ("id", "description", "patterns", "tags", "names", "flags", "allow")
 _NAME = re.compile(r"[a-z0-9][a-z0-9_\-]*")
 
 
@@ -46,6 +49,7 @@ class PatternSet:
     tags: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     flags: list[str] = field(default_factory=list)
+    allow: list[dict[str, list[str]]] = field(default_factory=list)
     compiled_db: bytes | None = None
     digest: str = ""
 
@@ -59,6 +63,7 @@ class PatternSet:
             "names": list(self.names),
             "tags": list(self.tags),
             "flags": list(self.flags),
+            "allow": [dict(a) for a in self.allow],
             "digest": self.digest,
         }
 
@@ -113,7 +118,8 @@ def parse_definition(definition: Any, source: str | None = None) -> PatternSet:
     bad = [f for f in flags if f not in FLAGS]
     if bad:
         raise fail(f"unknown flag(s) {', '.join(map(repr, bad))} (allowed: {', '.join(FLAGS)})")
-    return PatternSet(set_id, description, list(patterns), list(tags), list(names), sorted(set(flags)))
+    allow = parse_allow(definition.get("allow", []), names, fail)
+    return PatternSet(set_id, description, list(patterns), list(tags), list(names), sorted(set(flags)), allow)
 
 
 def _str_list(value: Any, name: str, fail) -> list[str]:

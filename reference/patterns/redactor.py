@@ -88,16 +88,14 @@ class Redactor:
     def _spans(self, data: bytes) -> list[Span]:
         """Spans to replace in `data`, widened to whole characters, minus those inside markers."""
         cs = self.manager.compiled(self.pattern_set_id)
+        matches = cs.scan(data)  # no telemetry: redaction is part of a write
+        if not matches:
+            return []
         markers = [m.span() for m in MARKER.finditer(data)]
         starts = [s for s, _ in markers]
         out = []
-        for m in self.manager.scan(self.pattern_set_id, data, emit=False):
-            start, end = m.start, m.end
-            regex = cs.plans[m.pattern_index].regex
-            if "secret" in regex.groupindex:
-                full = regex.match(data, start)
-                if full is not None and full.end() == end and full.start("secret") >= 0:
-                    start, end = full.span("secret")
+        for m in matches:
+            start, end = cs.value_span(m.pattern_index, data, m.start, m.end)
             k = bisect.bisect_right(starts, start) - 1
             if start == end or (k >= 0 and end <= markers[k][1]):
                 continue

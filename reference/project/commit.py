@@ -18,6 +18,7 @@ BODY_CHARS = 2000
 MAX_FILES_IN_TEXT = 40
 _SHA = re.compile(r"[0-9a-f]{7,64}")
 _BAD_REF_CHARS = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]")
+_MARKER = re.compile(r"\[REDACTED:[a-z0-9_\-]+\]")  # reference.patterns.redactor.MARKER, as text
 
 
 def check_sha(value: object, what: str = "sha") -> str:
@@ -28,10 +29,15 @@ def check_sha(value: object, what: str = "sha") -> str:
 
 
 def check_branch(name: object) -> str:
-    """A branch name that `git check-ref-format --branch` would accept (the common rules)."""
+    """A branch name that `git check-ref-format --branch` would accept (the common rules).
+
+    A redaction marker (`[REDACTED:<name>]`) counts as ordinary characters, so the
+    stored form of a branch whose name held a secret is accepted back.
+    """
     if not isinstance(name, str) or not name:
         raise ProjectError(f"branch name must be a non-empty string, got {name!r}")
-    bad = (len(name) > 255 or _BAD_REF_CHARS.search(name) or ".." in name or "//" in name or "@{" in name
+    plain = _MARKER.sub("x", name) if "[REDACTED:" in name else name
+    bad = (len(name) > 255 or _BAD_REF_CHARS.search(plain) or ".." in name or "//" in name or "@{" in name
            or name.startswith(("-", "/", ".")) or name.endswith(("/", ".", ".lock")) or name == "@"
            or any(part.startswith(".") for part in name.split("/")))
     if bad:

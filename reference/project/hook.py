@@ -3,12 +3,12 @@
 Install it in a repository (once):
 
     codemem-bench ingest-git --install-hook REPO --data DATA_DIR
-    # or by hand: python -m reference.project.hook --print-script --data DATA_DIR > REPO/.git/hooks/post-commit
+    # or by hand: python3 -m reference.project.hook --print-script --data DATA_DIR > REPO/.git/hooks/post-commit
     #             chmod +x REPO/.git/hooks/post-commit
 
 After every `git commit` the hook runs
 
-    python -m reference.project.hook --data DATA_DIR --repo <top-level>
+    python3 -m reference.project.hook --data DATA_DIR --repo <top-level>
 
 which opens the store, writes the new commit's memory at the commit's time
 (a `LogicalClock` set to the committer time) and binds every placeholder
@@ -34,14 +34,20 @@ from reference.project.layer import ProjectMemory, WriteResult
 MARKER = "# codemem-bench project memory hook"
 
 
-def hook_script(data_dir: str | Path, *, python: str | None = None, default: str | None = None) -> str:
-    """The text of the post-commit hook for a store in `data_dir` (an absolute path is written)."""
-    cmd = [python or sys.executable, "-m", "reference.project.hook", "--data", str(Path(data_dir).resolve())]
+def hook_command(data_dir: str | Path, *, python: str | None = None, default: str | None = None) -> str:
+    """The shell line the hook runs, with the running interpreter (`sys.executable`) unless `python` is given."""
+    cmd = [python or sys.executable or "python3", "-m", "reference.project.hook",
+           "--data", str(Path(data_dir).resolve())]
     if default:
         cmd += ["--default-branch", default]
-    line = " ".join(shlex.quote(x) for x in cmd)
+    return " ".join(shlex.quote(x) for x in cmd) + ' --repo "$(git rev-parse --show-toplevel)"'
+
+
+def hook_script(data_dir: str | Path, *, python: str | None = None, default: str | None = None) -> str:
+    """The text of the post-commit hook for a store in `data_dir` (an absolute path is written)."""
+    line = hook_command(data_dir, python=python, default=default)
     return (f"#!/bin/sh\n{MARKER} (installed by `codemem-bench ingest-git --install-hook`)\n"
-            f'{line} --repo "$(git rev-parse --show-toplevel)" '
+            f'{line} '
             '|| echo "codemem-bench: project memory hook failed; the commit is kept" >&2\nexit 0\n')
 
 
@@ -62,8 +68,8 @@ def install_hook(repo: str | Path, data_dir: str | Path, *, force: bool = False)
     target = hooks_dir(top) / "post-commit"
     if target.exists() and MARKER not in target.read_text(encoding="utf-8", errors="replace") and not force:
         raise HookError(f"{target} already exists and is not the codemem-bench hook; add this line to it "
-                        f"instead: python -m reference.project.hook --data {Path(data_dir).resolve()} "
-                        f'--repo "$(git rev-parse --show-toplevel)" (or pass --force to replace it)')
+                        f"instead: {hook_command(data_dir, default=default_branch(top))} "
+                        "(or pass --force to replace it)")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(hook_script(data_dir, default=default_branch(top)), encoding="utf-8")
     target.chmod(target.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
@@ -103,7 +109,7 @@ def record_placeholder(repo: str | Path, data_dir: str | Path, session_id: str, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reference.project.hook", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python3 -m reference.project.hook", description=__doc__.splitlines()[0])
     parser.add_argument("--data", required=True, help="the store's data directory")
     parser.add_argument("--repo", default=".", help="the repository (default: the current directory)")
     parser.add_argument("--default-branch", default=None, help="the project's default branch")

@@ -18,6 +18,7 @@ Layout of the tracker tables and decisions are in reference/project/README.md.
 """
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -63,6 +64,17 @@ class ProjectMemory:
         self.store = store
         self.redact = redactor
         self.tracker = store.tracker
+        self._branch = functools.lru_cache(maxsize=4096)(lambda name: redactor(check_branch(name)))
+
+    def stored_branch(self, name: str) -> str:
+        """The name a branch is stored under: checked as a git branch name, then redacted.
+
+        Every table, setting and memory field holds this form; every method taking a
+        branch name maps it the same way, so a name holding a secret works end to end
+        while the secret itself is never stored."""
+        if not isinstance(name, str):
+            check_branch(name)  # raises the usual error; lru_cache needs a hashable argument
+        return self._branch(name)
 
     @classmethod
     def for_store(cls, store: Any, *, redactor: Callable[[str], str] | None = None) -> "ProjectMemory":
@@ -92,13 +104,16 @@ class ProjectMemory:
         return T.get_meta(self.tracker.conn(), T.META_CURRENT) or self.default_branch
 
     def set_default_branch(self, name: str) -> None:
+        name = self.stored_branch(name)
         with self.tracker.tx() as conn:
-            T.set_meta(conn, T.META_DEFAULT, check_branch(name))
+            T.set_meta(conn, T.META_DEFAULT, name)
             T.upsert_branch(conn, name, self.store.clock.now())
 
     def switch_branch(self, name: str, *, base: str | None = None, default: bool = False) -> str:
-        """Make `name` the current branch (creating it; `base` is the commit it starts from)."""
-        check_branch(name)
+        """Make `name` the current branch (creating it; `base` is the commit it starts from).
+
+        Returns the name as stored (redacted if it held a secret)."""
+        name = self.stored_branch(name)
         if base is not None:
             check_sha(base, "base")
         with self.tracker.tx() as conn:
@@ -111,7 +126,7 @@ class ProjectMemory:
     def register_branch(self, name: str, *, head: str | None = None, base: str | None = None) -> None:
         """Record that a branch exists (ingest), without switching to it."""
         with self.tracker.tx() as conn:
-            T.upsert_branch(conn, check_branch(name), self.store.clock.now(),
+            T.upsert_branch(conn, self.stored_branch(name), self.store.clock.now(),
                             head=check_sha(head, "head") if head else None,
                             base=check_sha(base, "base") if base else None)
 
@@ -121,7 +136,7 @@ class ProjectMemory:
 
     def head(self, branch: str | None = None) -> str | None:
         """The last commit recorded on `branch` (default: current), else its base, else None."""
-        return T.branch_head(self.tracker.conn(), branch or self.current_branch)
+        return T.branch_head(self.tracker.conn(), self.stored_branch(branch) if branch else self.current_branch)
 
     # -- writes ----------------------------------------------------------------------
     def record_commit(self, c: CommitInfo) -> WriteResult:
@@ -129,6 +144,7 @@ class ProjectMemory:
         text = self.redact(commit_text(c))
         h = doc_hash(text)
         default = self.default_branch
+        c_branch = self.stored_branch(c.branch)
         with self.tracker.tx() as conn:
             now = self.store.clock.now()
             existing = T.doc_by_hash(conn, h)
@@ -136,24 +152,24 @@ class ProjectMemory:
             if existing is not None:
                 self.tracker.next_seq(conn, T.SEQ_DUPLICATES)
                 mid, branch = existing.memory_id, existing.branch
-                if c.branch == default and branch != default:
+                if c_branch == default and branch != default:
                     # reachable from the default branch now (merged): it must survive GC of its old branch
                     self.store.update_metadata(mid, {"branch": default})
                     T.set_doc_branch(conn, mid, default)
                     self.tracker.next_seq(conn, T.SEQ_PROMOTED)
                     branch, promoted = default, True
             else:
-                meta = {"kind": "commit", "branch": c.branch, "commit_sha": c.sha, "parent_sha": c.parent,
+                meta = {"kind": "commit", "branch": c_branch, "commit_sha": c.sha, "parent_sha": c.parent,
                         "git_time": c.git_time, "session_time": int(now), "files_changed": list(c.files),
                         "doc_hash": h, "placeholder": False, "message_index": 0}
                 if c.synthetic:
                     meta["synthetic"] = True
                 mid = self.store.write_memory(text, metadata=redact_metadata(meta, self.redact)).id
-                branch = c.branch
+                branch = c_branch
                 T.insert_doc(conn, T.DocRow(mid, h, "commit", branch, c.sha, None, False, now))
             T.upsert_commit(conn, c.sha, c.parent, branch, c.git_time, mid)
-            T.upsert_branch(conn, c.branch, now, head=c.sha)
-            bound = self._bind(conn, c) if T.pending_count(conn) else ()
+            T.upsert_branch(conn, c_branch, now, head=c.sha)
+            bound = self._bind(conn, c, c_branch) if T.pending_count(conn) else ()
         return WriteResult(mid, existing is not None, branch, bound, promoted)
 
     def create_placeholder(self, session_id: str, summary: str, *, tool_name: str | None = None,
@@ -168,8 +184,9 @@ class ProjectMemory:
             raise ProjectError(f"session_id must be a non-empty string, got {session_id!r}")
         if not isinstance(summary, str) or not summary.strip():
             raise ProjectError("summary must be a non-empty string (what the session discussed)")
-        branch = check_branch(branch) if branch is not None else self.current_branch
-        prev = self.head(branch) if prev_commit_sha is _HEAD else prev_commit_sha
+        branch = self.stored_branch(branch) if branch is not None else self.current_branch
+        session_id = self.redact(session_id)
+        prev = T.branch_head(self.tracker.conn(), branch) if prev_commit_sha is _HEAD else prev_commit_sha
         if prev is not None:
             check_sha(prev, "prev_commit_sha")
         text = self.redact(f"Session {session_id} ({tool_name or 'consultation'}):\n{summary.strip()}")
@@ -189,7 +206,7 @@ class ProjectMemory:
             T.insert_doc(conn, T.DocRow(mid, h, "session", branch, None, session_id, True, now))
         return WriteResult(mid, False, branch)
 
-    def _bind(self, conn: Any, c: CommitInfo) -> tuple[str, ...]:
+    def _bind(self, conn: Any, c: CommitInfo, branch: str) -> tuple[str, ...]:
         """Seed 002 §1 phase 2: placeholders whose prev_commit_sha is this commit's parent get its identity.
 
         Found with the seed's metadata filter (placeholder = true AND
@@ -202,8 +219,8 @@ class ProjectMemory:
         for entry in sorted(found, key=lambda e: (e.created_at, e.id)):
             self.store.update_metadata(entry.id, redact_metadata({
                 "placeholder": False, "commit_sha": c.sha, "parent_sha": c.parent, "git_time": c.git_time,
-                "files_changed": list(c.files), "branch": c.branch}, self.redact))
-            T.bind_doc(conn, entry.id, c.branch, c.sha)
+                "files_changed": list(c.files), "branch": branch}, self.redact))
+            T.bind_doc(conn, entry.id, branch, c.sha)
             bound.append(entry.id)
         return tuple(bound)
 
@@ -215,7 +232,7 @@ class ProjectMemory:
     # -- reads ------------------------------------------------------------------------
     def branch_filter(self, branch: str | None = None) -> dict[str, list[str]]:
         """`where_metadata` of the seed's filter: the default branch OR the given (else current) branch."""
-        current = check_branch(branch) if branch is not None else self.current_branch
+        current = self.stored_branch(branch) if branch is not None else self.current_branch
         return {"branch": sorted({self.default_branch, current})}
 
     def search(self, query: str | None, top_k: int = 10, *, branch: str | None = None,
@@ -239,7 +256,7 @@ class ProjectMemory:
         """Delete the memories of every branch not in `live_branches` (the default branch always lives)."""
         if isinstance(live_branches, str):
             raise ProjectError("live_branches must be a list of branch names, not one string")
-        live = sorted({check_branch(b) for b in live_branches} | {self.default_branch})
+        live = sorted({self.stored_branch(b) for b in live_branches} | {self.default_branch})
         doomed = T.docs_outside(self.tracker.conn(), live)
         deleted = sum(1 for mid in doomed if self.store.delete_memory(mid))
         with self.tracker.tx() as conn:

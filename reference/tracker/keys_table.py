@@ -8,7 +8,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterable
 
-from reference.errors import KeyCollision
+from reference.errors import KeyCollision, corrupt
 from reference.tracker.codec import from_db, to_db
 
 # The namespace prefix of a canonical key -> the entity type recorded in `keys.kind`.
@@ -16,10 +16,22 @@ KIND_OF_NAMESPACE = {"file": "file", "sym": "symbol", "chunk": "chunk", "mem": "
 
 
 class KeysTable:
-    """Key registry over a connection; `hash_fn` is injectable so tests can force a collision."""
+    """Key registry over a connection; `hash_fn` is injectable so tests can force a collision.
 
-    def __init__(self, hash_fn: Callable[[str], int]) -> None:
+    Rows are self-checking: every read confirms `hash_fn(key) == key_hash` and
+    that `kind` is the key's namespace's, raising `CorruptData` naming `path`.
+    """
+
+    def __init__(self, hash_fn: Callable[[str], int], path: str = "tracker.db") -> None:
         self.hash_fn = hash_fn
+        self.path = path
+
+    def _check(self, h: int, key: str, kind: str | None = None) -> None:
+        ns = key.split(":", 1)[0] if isinstance(key, str) else None
+        if not isinstance(key, str) or self.hash_fn(key) != h or (
+                kind is not None and KIND_OF_NAMESPACE.get(ns) not in (None, kind)):
+            raise corrupt(self.path, f"keys row {h:#018x}", f"key {str(key)[:60]!r} / kind {kind!r} do not match "
+                          "their hash (the row was damaged on disk)")
 
     def register(self, conn: sqlite3.Connection, key: str, kind: str) -> int:
         """Record `key` (idempotent) and return its hash; `KeyCollision` if another key holds the hash."""
@@ -38,12 +50,18 @@ class KeysTable:
         return conn.execute("SELECT 1 FROM keys WHERE key_hash = ? OR key = ?", (to_db(h), key)).fetchone() is not None
 
     def resolve_type(self, conn: sqlite3.Connection, h: int) -> str | None:
-        row = conn.execute("SELECT kind FROM keys WHERE key_hash = ?", (to_db(h),)).fetchone()
-        return row[0] if row else None
+        row = conn.execute("SELECT key, kind FROM keys WHERE key_hash = ?", (to_db(h),)).fetchone()
+        if row is None:
+            return None
+        self._check(h, row[0], row[1])
+        return row[1]
 
     def get_key(self, conn: sqlite3.Connection, h: int) -> str | None:
-        row = conn.execute("SELECT key FROM keys WHERE key_hash = ?", (to_db(h),)).fetchone()
-        return row[0] if row else None
+        row = conn.execute("SELECT key, kind FROM keys WHERE key_hash = ?", (to_db(h),)).fetchone()
+        if row is None:
+            return None
+        self._check(h, row[0], row[1])
+        return row[0]
 
     def lookup(self, conn: sqlite3.Connection, hashes: Iterable[int]) -> dict[int, tuple[str, str]]:
         """Map each known hash to (key, kind); unknown hashes are left out."""
@@ -53,6 +71,7 @@ class KeysTable:
             part = hs[i: i + 500]
             q = f"SELECT key_hash, key, kind FROM keys WHERE key_hash IN ({','.join('?' * len(part))})"
             for kh, key, kind in conn.execute(q, part):
+                self._check(from_db(kh), key, kind)
                 out[from_db(kh)] = (key, kind)
         return out
 

@@ -16,18 +16,22 @@ from typing import Any
 from reference.memory_record import MemoryEntry
 from reference.tracker.codec import from_db, to_db
 from reference.tracker.filters import MemoryFilter
+from reference.tracker.rowsum import check_row, row_sum
 
 COLUMNS = (
     "id, task, insights, context, symbol_keys, text, tags, blob_offset, blob_length, "
     "key_hash, created_at, updated_at, metadata"
 )
-_SELECT = "SELECT " + ", ".join("m." + c.strip() for c in COLUMNS.split(",")) + " FROM memories m"
+_COLS_M = ", ".join("m." + c.strip() for c in COLUMNS.split(",")) + ", m.row_sum"
+_SELECT = "SELECT " + _COLS_M + " FROM memories m"
 ORDER_NEWEST = "m.created_at DESC, m.id ASC"
 ORDER_OLDEST = "m.created_at ASC, m.id ASC"
 
 
-def entry_from_row(row: tuple) -> MemoryEntry:
-    (mid, task, insights, context, symbol_keys, text, tags, off, length, kh, created, updated, meta) = row
+def entry_from_row(row: tuple, path: str = "tracker.db") -> MemoryEntry:
+    """A checked row (the columns of COLUMNS then row_sum) as an entry; `CorruptData` if damaged."""
+    (mid, task, insights, context, symbol_keys, text, tags, off, length, kh, created, updated, meta) = \
+        check_row(path, "memories", row)
     return MemoryEntry(
         id=mid,
         key_hash=from_db(kh),
@@ -49,38 +53,59 @@ def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
+def _stored(e: MemoryEntry) -> tuple:
+    """The row's column values as stored, in COLUMNS order."""
+    return (e.id, e.task, _dump(list(e.insights)), _dump(list(e.context)), _dump(list(e.symbol_keys)), e.text,
+            _dump(list(e.tags)), e.blob_offset, e.blob_length, to_db(e.key_hash), e.created_at, e.updated_at,
+            _dump(e.metadata))
+
+
 class MemoriesTable:
-    """Row access for memories; every method takes the caller's connection."""
+    """Row access for memories; every method takes the caller's connection.
+
+    Rows carry a `row_sum` checksum (rowsum.py) checked on every read; `path`
+    names the database in the `CorruptData` a damaged row raises.
+    """
+
+    def __init__(self, path: str = "tracker.db") -> None:
+        self.path = path
+
+    def _entry(self, row: tuple) -> MemoryEntry:
+        return entry_from_row(row, self.path)
 
     def insert(self, conn: sqlite3.Connection, e: MemoryEntry) -> None:
-        tags = _dump(list(e.tags))
-        conn.execute(
-            f"INSERT INTO memories({COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (e.id, e.task, _dump(list(e.insights)), _dump(list(e.context)), _dump(list(e.symbol_keys)), e.text,
-             tags, e.blob_offset, e.blob_length, to_db(e.key_hash), e.created_at, e.updated_at, _dump(e.metadata)),
-        )
+        values = _stored(e)
+        tags = values[6]
+        conn.execute(f"INSERT INTO memories({COLUMNS}, row_sum) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                     (*values, row_sum(values)))
         conn.execute("INSERT INTO memories_fts(rowid, text, tags) VALUES (?, ?, ?)", (to_db(e.key_hash), e.text, tags))
 
     def update_metadata(self, conn: sqlite3.Connection, key_hash: int, metadata: dict, updated_at: float,
                         blob_offset: int, blob_length: int) -> None:
+        old = self.get(conn, key_hash)  # checked: a damaged row is never rewritten with a fresh checksum
+        if old is None:
+            return
+        new = _stored(old)[:7] + (blob_offset, blob_length, to_db(key_hash), old.created_at, updated_at,
+                                  _dump(metadata))
         conn.execute(
-            "UPDATE memories SET metadata = ?, updated_at = ?, blob_offset = ?, blob_length = ? WHERE key_hash = ?",
-            (_dump(metadata), updated_at, blob_offset, blob_length, to_db(key_hash)),
+            "UPDATE memories SET metadata = ?, updated_at = ?, blob_offset = ?, blob_length = ?, row_sum = ? "
+            "WHERE key_hash = ?",
+            (new[12], updated_at, blob_offset, blob_length, row_sum(new), to_db(key_hash)),
         )
 
     def delete(self, conn: sqlite3.Connection, key_hash: int) -> bool:
         kh = to_db(key_hash)
-        row = conn.execute("SELECT text, coalesce(tags, '') FROM memories WHERE key_hash = ?", (kh,)).fetchone()
-        if row is None:
+        old = self.get(conn, key_hash)  # checked: FTS5 needs the exact text and tags to delete
+        if old is None:
             return False
         conn.execute("INSERT INTO memories_fts(memories_fts, rowid, text, tags) VALUES ('delete', ?, ?, ?)",
-                     (kh, row[0], row[1]))
+                     (kh, old.text, _dump(list(old.tags))))
         conn.execute("DELETE FROM memories WHERE key_hash = ?", (kh,))
         return True
 
     def get(self, conn: sqlite3.Connection, key_hash: int) -> MemoryEntry | None:
         row = conn.execute(_SELECT + " WHERE m.key_hash = ?", (to_db(key_hash),)).fetchone()
-        return entry_from_row(row) if row else None
+        return self._entry(row) if row else None
 
     def get_many(self, conn: sqlite3.Connection, key_hashes: list[int]) -> dict[int, MemoryEntry]:
         out: dict[int, MemoryEntry] = {}
@@ -88,7 +113,7 @@ class MemoriesTable:
             part = [to_db(h) for h in key_hashes[i: i + 500]]
             q = _SELECT + f" WHERE m.key_hash IN ({','.join('?' * len(part))})"
             for row in conn.execute(q, part):
-                e = entry_from_row(row)
+                e = self._entry(row)
                 out[e.key_hash] = e
         return out
 
@@ -112,7 +137,7 @@ class MemoriesTable:
         if limit is not None:
             sql += " LIMIT ? OFFSET ?"
             params = [*params, limit, offset]
-        return [entry_from_row(r) for r in conn.execute(sql, params)]
+        return [self._entry(r) for r in conn.execute(sql, params)]
 
     def iter(self, conn: sqlite3.Connection, flt: MemoryFilter, batch: int = 1000) -> Iterator[MemoryEntry]:
         """Oldest first, read in keyset-paginated batches so no cursor stays open between yields."""
@@ -125,7 +150,7 @@ class MemoriesTable:
                 p += [last[0], last[0], last[1]]
             rows = conn.execute(f"{_SELECT} WHERE {cond} ORDER BY {ORDER_OLDEST} LIMIT ?", [*p, batch]).fetchall()
             for r in rows:
-                yield entry_from_row(r)
+                yield self._entry(r)
             if len(rows) < batch:
                 return
             last = (rows[-1][10], rows[-1][0])
@@ -142,11 +167,11 @@ class MemoriesTable:
                 return fast
         where, params = flt.sql("m")
         sql = (
-            f"SELECT * FROM (SELECT {', '.join('m.' + c.strip() for c in COLUMNS.split(','))}, "
+            f"SELECT * FROM (SELECT {_COLS_M}, "
             "-bm25(memories_fts) AS score FROM memories_fts JOIN memories m ON m.key_hash = memories_fts.rowid "
             f"WHERE memories_fts MATCH ? AND {where}) ORDER BY score DESC, id ASC LIMIT ?"
         )
-        return [(entry_from_row(r[:-1]), float(r[-1])) for r in conn.execute(sql, [match, *params, k])]
+        return [(self._entry(r[:-1]), float(r[-1])) for r in conn.execute(sql, [match, *params, k])]
 
     def _fts_unfiltered(self, conn: sqlite3.Connection, match: str, k: int
                         ) -> list[tuple[MemoryEntry, float]] | None:

@@ -3,7 +3,8 @@
 `MIGRATIONS[i]` takes a database at version `i` to version `i + 1`. Version 1
 is the seed 000 §3.1 baseline (keys, files, symbols, chunks with their code
 FTS, memories with exactly the seed's columns); version 2 adds what later
-seeds need (memories.metadata, the memory FTS index, files.mode). Opening a
+seeds need (memories.metadata, the memory FTS index, files.mode); v3-v5 are
+the layers' tables; v6 adds `row_sum` checksums (rowsum.py). Opening a
 file runs the missing steps in one transaction; a file newer than this code
 is refused rather than guessed at.
 """
@@ -16,6 +17,7 @@ from reference.errors import StoreError
 from reference.knowledge.schema import knowledge_schema
 from reference.lane.schema import lane_v1
 from reference.project.schema import project_schema
+from reference.tracker.rowsum import add_row_sums
 
 FTS_TOKENIZER = "porter unicode61 remove_diacritics 2"
 
@@ -81,6 +83,7 @@ MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2]
 MIGRATIONS.append(knowledge_schema)  # v3: seed 001 knowledge tables (reference/knowledge/schema.py)
 MIGRATIONS.append(lane_v1)  # v4: seed 004 Memory Lane feedback and session recalls (reference/lane/schema.py)
 MIGRATIONS.append(project_schema)  # v5: seed 002 project branches, commits, documents (reference/project/schema.py)
+MIGRATIONS.append(add_row_sums)  # v6: issue 11 row checksums on memories, files, symbols, chunks (rowsum.py)
 LATEST = len(MIGRATIONS)
 
 

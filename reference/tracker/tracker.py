@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from reference.errors import corrupt
 from reference.keys import hash64
 from reference.memory_record import MemoryEntry
 from reference.tracker.code_tables import CodeTables
@@ -20,21 +21,30 @@ from reference.tracker.connections import Connections
 from reference.tracker.keys_table import KeysTable
 from reference.tracker.memories_table import MemoriesTable
 from reference.tracker.migrations import LATEST, migrate, schema_version
+from reference.tracker.open_check import check_on_open
+from reference.tracker.sqlite_errors import sqlite_errors
 
 
 class Tracker:
-    """The tracker database at `path`, migrated to the latest schema on open."""
+    """The tracker database at `path`, migrated to the latest schema and checked on open (open_check.py)."""
 
     def __init__(self, path: str | Path, *, hash_fn: Callable[[str], int] = hash64,
-                 busy_timeout_ms: int = 10_000) -> None:
+                 busy_timeout_ms: int = 10_000, check: bool = True) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.hash_fn = hash_fn
         self._conns = Connections(self.path, busy_timeout_ms)
-        self.migrated_from, _ = migrate(self._conns.get(), str(self.path), LATEST)
-        self.keys = KeysTable(hash_fn)
-        self.code = CodeTables()
-        self.memories = MemoriesTable()
+        try:
+            with sqlite_errors(self.path):
+                self.migrated_from, _ = migrate(self._conns.get(), str(self.path), LATEST)
+                if check:  # see open_check.py; `check=False` only for tools that check the file themselves
+                    check_on_open(self._conns.get(), str(self.path))
+        except BaseException:
+            self._conns.close()
+            raise
+        self.keys = KeysTable(hash_fn, str(self.path))
+        self.code = CodeTables(str(self.path))
+        self.memories = MemoriesTable(str(self.path))
 
     def conn(self) -> sqlite3.Connection:
         """This thread's connection (autocommit outside `tx()`)."""
@@ -64,7 +74,10 @@ class Tracker:
     def next_seq(self, conn: sqlite3.Connection, name: str) -> int:
         """Increment and return the named counter; call inside `tx()` so it is atomic."""
         row = conn.execute("SELECT value FROM meta WHERE name = ?", (f"seq:{name}",)).fetchone()
-        value = int(row[0]) + 1 if row else 1
+        try:
+            value = int(row[0]) + 1 if row else 1
+        except ValueError:
+            raise corrupt(self.path, f"meta row 'seq:{name}'", f"counter {str(row[0])[:20]!r} is not a number") from None
         conn.execute("INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)", (f"seq:{name}", str(value)))
         return value
 

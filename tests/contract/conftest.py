@@ -29,7 +29,7 @@ def contract_params() -> list:
     """One pytest param per spec; a backend that cannot be imported is a param marked skip with the reason."""
     env = os.environ.get("CODEMEM_BENCH_CONTRACT_BACKENDS")
     if env:
-        return [pytest.param(s.strip(), id=s.strip()) for s in env.split(",") if s.strip()]
+        return [_param(s.strip()) for s in env.split(",") if s.strip()]
     params = []
     for name in available_backends():
         try:
@@ -48,6 +48,15 @@ def contract_params() -> list:
                 continue
             params.append(pytest.param(s, id=s))
     return params
+
+
+def _param(spec: str):
+    """A spec named in the environment; a peer server that is not installed is a visible skip there too."""
+    try:
+        create_backend(spec)
+    except ImportError as exc:
+        return pytest.param(spec, id=spec, marks=pytest.mark.skip(reason=f"{spec} not installed: {exc}"))
+    return pytest.param(spec, id=spec)
 
 
 PARAMS = contract_params()

@@ -37,3 +37,16 @@ def test_with_every_extra_installed_nothing_is_skipped_up_front(monkeypatch):
     params = _by_id(conftest.contract_params())
     assert {"reference", "reference-mcp", "fts-baseline", "jsonl-graph", "chroma", "sqlite-vec"} <= set(params)
     assert all(_skip_reason(p) is None for p in params.values())
+
+
+@pytest.mark.parametrize("named", [False, True])
+def test_a_peer_server_not_installed_is_a_visible_skip_however_it_is_named(monkeypatch, tmp_path, named):
+    monkeypatch.setenv("CODEMEM_BENCH_PEERS", str(tmp_path))           # an empty peer folder
+    if named:
+        monkeypatch.setenv("CODEMEM_BENCH_CONTRACT_BACKENDS", "mcp:memory-libsql,reference")
+    else:
+        monkeypatch.delenv("CODEMEM_BENCH_CONTRACT_BACKENDS", raising=False)
+    params = _by_id(conftest.contract_params())
+    reason = _skip_reason(params["mcp:memory-libsql"])
+    assert reason is not None and "codemem-bench peers install memory-libsql" in reason
+    assert _skip_reason(params["reference"]) is None

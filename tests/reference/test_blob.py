@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reference.blob import Blob
+from reference.blob import HEADER_SIZE, Blob
 from reference.errors import CorruptData
 
 payload_lists = st.lists(st.binary(min_size=0, max_size=40), min_size=1, max_size=5)
@@ -113,26 +113,40 @@ def test_every_flipped_byte_is_detected(tmp_path, n_records):
         path = tmp_path / "flip.dat"
         path.write_bytes(bytes(data))
         rec = next(i for i, (s, _, e) in enumerate(frames) if s <= pos < e)
-        last = rec == n_records - 1
-        in_checked_part = pos >= frames[rec][0] + 8  # checksum bytes or payload
-        if last:
-            # a damaged last record is indistinguishable from a torn write: dropped and reported
-            with Blob(path) as b:
-                assert b.recovered is not None, pos
-                assert [b.read(r.offset) for r in b.records()] == payloads[:-1]
-        elif in_checked_part:
-            with Blob(path) as b:
-                assert b.recovered is None
-                with pytest.raises(CorruptData, match=str(frames[rec][1])):
-                    b.read(frames[rec][1])
-                for i, p in enumerate(payloads):
-                    if i != rec:
-                        assert b.read(frames[i][1]) == p
-        else:
-            # magic or length of a middle record: open refuses instead of dropping the records after it
-            with pytest.raises(CorruptData, match="refusing to truncate"):
-                Blob(path)
-            assert path.read_bytes() == bytes(data), "nothing may be truncated"
+        with Blob(path) as b:
+            # never refused, never truncated: only the damaged record is unreadable
+            assert path.stat().st_size == len(full), pos
+            with pytest.raises(CorruptData, match=str(path)):
+                b.read(frames[rec][1])
+            with pytest.raises(CorruptData, match=str(path)):
+                b.read_slice(frames[rec][1], len(payloads[rec]))
+            for i, p in enumerate(payloads):
+                if i != rec:
+                    assert b.read(frames[i][1]) == p
+                    assert b.read_slice(frames[i][1] + 1, len(p) - 1) == p[1:]
+            b.append(b"after")  # the store stays writable
+        if rec == n_records - 1:
+            assert (tmp_path / "flip.dat.corrupt").exists(), "a damaged last record is kept aside"
+        (tmp_path / "flip.dat.corrupt").unlink(missing_ok=True)
+
+
+def test_damaged_last_record_is_kept_and_its_offset_never_reused(tmp_path):
+    path = tmp_path / "blob.dat"
+    offsets = write_blob(path, [b"first record", b"second record"])
+    data = bytearray(path.read_bytes())
+    data[offsets[1] + 2] ^= 0x40
+    path.write_bytes(bytes(data))
+    with Blob(path) as b:
+        assert b.recovered is None and b.damaged and b.damaged[0][0] == offsets[1] - HEADER_SIZE
+        new = b.append(b"third")
+        assert new.offset > offsets[1]
+    kept = (tmp_path / "blob.dat.corrupt").read_bytes()
+    assert kept.startswith(f"offset {offsets[1] - HEADER_SIZE} ".encode()) and bytes(data[offsets[1]:]) in kept
+    with Blob(path) as b:  # reopening neither loses the third record nor keeps the damage twice
+        assert b.read(new.offset) == b"third"
+        with pytest.raises(CorruptData, match="checksum mismatch"):
+            b.read(offsets[1])
+    assert (tmp_path / "blob.dat.corrupt").read_bytes() == kept
 
 
 def test_read_slice_must_stay_inside_one_record(tmp_path):
@@ -157,9 +171,8 @@ def test_whole_record_slice_is_verified(tmp_path):
     with Blob(path) as b:
         with pytest.raises(CorruptData):
             b.read_slice(offsets[0], len(b"first record"))
-        assert b.read_slice(offsets[0] + 5, 3) == bytes(data[offsets[0] + 5: offsets[0] + 8])  # partial: unverified
-        with pytest.raises(CorruptData):
-            b.read_slice(offsets[0] + 5, 3, verify=True)
+        with pytest.raises(CorruptData):  # a partial slice is verified too (issue 11)
+            b.read_slice(offsets[0] + 5, 3)
 
 
 def test_two_handles_append_to_one_file(tmp_path):

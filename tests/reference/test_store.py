@@ -60,7 +60,7 @@ def test_memory_row_has_the_seed_columns(store):
     e = store.write_memory("x marks the spot", task="task:research", metadata={"branch": "main"})
     cols = [r[1] for r in store.tracker.conn().execute("PRAGMA table_info(memories)")]
     assert cols == ["id", "task", "insights", "context", "symbol_keys", "text", "tags", "blob_offset",
-                    "blob_length", "key_hash", "created_at", "updated_at", "metadata"]
+                    "blob_length", "key_hash", "created_at", "updated_at", "metadata", "row_sum"]
     row = store.tracker.conn().execute("SELECT insights, context, symbol_keys, tags, metadata FROM memories").fetchone()
     assert row == ("[]", "[]", "[]", "[]", '{"branch":"main"}')
     assert json.loads(store.blob.read(e.blob_offset))["metadata"] == {"branch": "main"}

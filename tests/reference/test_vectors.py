@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from reference.errors import CorruptData
 from reference.vectors import VectorCache, VectorDimMismatch, VectorModelMismatch
 
 
@@ -192,3 +193,41 @@ def test_put_after_another_writer_crashed_mid_row(tmp_path):
     np.testing.assert_allclose(again.get(2), [0, 1, 0, 0])
     np.testing.assert_allclose(again.get(1), [1, 0, 0, 0])
     again.close()
+
+
+@pytest.mark.parametrize("name", ["vectors.f32", "vectors.keys", "vectors.tags", "vectors.sums"])
+def test_every_flipped_byte_of_a_row_is_refused_naming_the_row(tmp_path, name):
+    vc = VectorCache(tmp_path, 4)
+    vc.put_many([10, 20, 30], np.eye(4, dtype=np.float32)[:3] + 0.1, [1, 2, 3])
+    vc.close()
+    path = tmp_path / name
+    clean = path.read_bytes()
+    start = 64 if name == "vectors.f32" else 0
+    for pos in range(start, len(clean)):
+        data = bytearray(clean)
+        data[pos] ^= 0x04
+        path.write_bytes(bytes(data))
+        vc = VectorCache(tmp_path, 4)
+        for read in (lambda: vc.get(10), lambda: vc.topk(np.ones(4), 2), lambda: vc.keys(), lambda: len(vc)):
+            with pytest.raises(CorruptData, match=name) as info:
+                read()
+            assert "fails its checksum" in str(info.value) and "row " in str(info.value)
+        vc.put(40, np.ones(4))  # writes still work
+        vc.close()
+        path.write_bytes(clean)
+        for p in ("vectors.f32", "vectors.keys", "vectors.tags", "vectors.sums"):  # drop the extra row
+            q = tmp_path / p
+            keep = {"vectors.f32": 64 + 3 * 16, "vectors.keys": 24, "vectors.tags": 3, "vectors.sums": 12}[p]
+            q.write_bytes(q.read_bytes()[:keep])
+
+
+def test_a_store_from_before_row_checksums_gets_them_on_open(tmp_path):
+    vc = VectorCache(tmp_path, 3)
+    vc.put_many([1, 2], np.asarray([[1, 0, 0], [0, 1, 0]], dtype=np.float32), 4)
+    sums = (tmp_path / "vectors.sums").read_bytes()
+    vc.close()
+    (tmp_path / "vectors.sums").unlink()
+    vc = VectorCache(tmp_path, 3)
+    assert (tmp_path / "vectors.sums").read_bytes() == sums
+    assert vc.topk(np.asarray([1.0, 0, 0]), 1)[0][0] == 1
+    vc.close()

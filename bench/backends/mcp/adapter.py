@@ -73,6 +73,7 @@ class Operation(_Strict):
     records: str | None = None      # JMESPath to a list of records (list_memories)
     missing: str | None = None      # JMESPath true when get_memory found nothing
     deleted: str | None = None      # JMESPath true when delete_memory removed something
+    not_found: str | None = None    # text of the server's error meaning "no such id" (get: None, delete: False)
     why: str = ""
 
 
@@ -103,6 +104,9 @@ class Adapter(_Strict):
             for op in NEEDS.get(cap, ("(not mappable by an adapter)",)):
                 if op not in self.ops:
                     raise ValueError(f"{self.source}: capability {cap.value!r} needs [ops.{op}]")
+        for op, spec in self.ops.items():
+            if spec.not_found is not None and op not in ("get_memory", "delete_memory"):
+                raise ValueError(f"{self.source}: [ops.{op}].not_found: only get_memory and delete_memory take it")
 
 
 def adapter_dirs() -> list[Path]:

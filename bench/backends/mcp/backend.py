@@ -22,10 +22,11 @@ from reference.telemetry import TelemetrySink
 from bench.backends.interface import Backend, Hit
 from bench.backends.mcp.adapter import Adapter, adapter_names, load_adapter
 from bench.backends.mcp.peers import peer_dir, require_installed
-from bench.backends.mcp.results import pick, unwrap
+from bench.backends.mcp.results import McpToolError, pick, unwrap
 from bench.backends.mcp.template import fill
 from bench.backends.reference_mcp.client_thread import McpClientThread
 
+_NOT_FOUND = object()   # the server's error said the id does not exist (the adapter's `not_found`)
 _RECORD_DEFAULTS = {"task": None, "insights": [], "context": [], "tags": [], "metadata": {}, "created_at": None}
 
 
@@ -48,6 +49,7 @@ class McpBackend(Backend):
         require_installed(self.adapter)
         self.surface: dict[str, Any] = {}
         self._seq = 0
+        self._values: dict[str, Any] = {}
 
     @classmethod
     def variants(cls) -> dict[str, frozenset]:
@@ -93,8 +95,19 @@ class McpBackend(Backend):
         """Call the tool mapped to `op` with the filled arguments; return (operation spec, answer)."""
         spec = self.adapter.ops[op]
         self._sync_clock()
+        self._values = values   # what `arg(name)` reads in this operation's expressions
         result = self.client.call(spec.tool, fill(spec.args, values))
-        return spec, unwrap(result, spec.tool)
+        try:
+            return spec, unwrap(result, spec.tool)
+        except McpToolError as exc:
+            if spec.not_found and spec.not_found in str(exc):
+                return spec, _NOT_FOUND
+            raise
+
+    def _pick(self, op: str, field: str, answer: Any) -> Any:
+        """The adapter's expression `[ops.<op>].<field>` evaluated over the answer of the call just made."""
+        expression = getattr(self.adapter.ops[op], field)
+        return pick(expression, answer, where=self._where(op, field), values=self._values)
 
     def _sync_clock(self) -> None:
         clock = self.adapter.clock
@@ -106,8 +119,8 @@ class McpBackend(Backend):
         return f"{self.adapter.source}: [ops.{op}].{field}"
 
     def _hits(self, op: str, spec, answer: Any, top_k: int) -> list[Hit]:
-        ids = pick(spec.hits, answer, where=self._where(op, "hits")) or []
-        scores = pick(spec.scores, answer, where=self._where(op, "scores")) if spec.scores else None
+        ids = self._pick(op, "hits", answer) or []
+        scores = self._pick(op, "scores", answer) if spec.scores else None
         ids = [str(i) for i in ids][:top_k]
         if not scores or len(scores) < len(ids):
             scores = [float(len(ids) - r) for r in range(len(ids))]   # order only: the rank, descending
@@ -123,21 +136,23 @@ class McpBackend(Backend):
         digest = hashlib.blake2b(f"{self.clock.now()!r}|{self._seq}|{text}".encode(), digest_size=8).hexdigest()
         spec, answer = self._run("write_memory", text=text, task=task, insights=insights, context=context,
                                  tags=tags, metadata=metadata, uid=f"m-{digest}")
-        new_id = pick(spec.id, answer, where=self._where("write_memory", "id"))
+        new_id = self._pick("write_memory", "id", answer)
         if new_id in (None, ""):
             raise ValueError(f"{self._where('write_memory', 'id')}: no id in the answer of {spec.tool}")
         return str(new_id)
 
     def get_memory(self, memory_id: str) -> dict[str, Any] | None:
         spec, answer = self._run("get_memory", id=memory_id)
-        if spec.missing and pick(spec.missing, answer, where=self._where("get_memory", "missing")):
+        if answer is _NOT_FOUND:
             return None
-        raw = pick(spec.record, answer, where=self._where("get_memory", "record"))
+        if spec.missing and self._pick("get_memory", "missing", answer):
+            return None
+        raw = self._pick("get_memory", "record", answer)
         return None if not raw else self._record(raw)
 
     def list_memories(self, task=None, context=None, limit=50, offset=0) -> list[dict[str, Any]]:
         spec, answer = self._run("list_memories", task=task, context=context, limit=limit, offset=offset)
-        return [self._record(r) for r in pick(spec.records, answer, where=self._where("list_memories", "records")) or []]
+        return [self._record(r) for r in self._pick("list_memories", "records", answer) or []]
 
     def search_memories(self, query=None, task=None, context=None, insights=None, tags=None, top_k=10,
                         where_metadata=None) -> list[Hit]:
@@ -151,5 +166,6 @@ class McpBackend(Backend):
 
     def delete_memory(self, memory_id: str) -> bool:
         spec, answer = self._run("delete_memory", id=memory_id)
-        return True if not spec.deleted else bool(pick(spec.deleted, answer, where=self._where("delete_memory",
-                                                                                                "deleted")))
+        if answer is _NOT_FOUND:
+            return False
+        return True if not spec.deleted else bool(self._pick("delete_memory", "deleted", answer))

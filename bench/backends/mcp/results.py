@@ -39,19 +39,38 @@ def unwrap(result: Any, tool: str) -> Any:
 
 
 class _Functions(functions.Functions):
-    """JMESPath's built-ins plus `trim(s)`: servers often pad text with newlines."""
+    """JMESPath's built-ins plus `trim(s)` (servers often pad text with newlines) and `arg(name)`.
+
+    `arg('uid')` is the value the operation's template placeholder `{uid}` had in this call: for a server
+    whose answer does not echo the name it was given (`id = "arg('uid')"`), or to pick the one entity a
+    lookup asked for (`entities[?name == arg('id')] | [0]`).
+    """
+
+    def __init__(self, values: dict[str, Any] | None = None) -> None:
+        super().__init__()
+        self._values = values or {}
 
     @functions.signature({"types": ["string", "null"]})
     def _func_trim(self, s):
         return None if s is None else s.strip()
 
+    @functions.signature({"types": ["string"]})
+    def _func_arg(self, name):
+        if name not in self._values:
+            raise _UnknownArg(f"arg({name[:40]!r}): not an argument of this operation "
+                              f"(known: {', '.join(sorted(self._values)) or 'none'})")
+        return self._values[name]
 
-_OPTIONS = jmespath.Options(custom_functions=_Functions())
+
+class _UnknownArg(ValueError):
+    pass
 
 
-def pick(expression: str, value: Any, *, where: str) -> Any:
-    """Evaluate a JMESPath expression; a bad expression is an error naming the adapter field."""
+def pick(expression: str, value: Any, *, where: str, values: dict[str, Any] | None = None) -> Any:
+    """Evaluate a JMESPath expression (`arg(name)` reads `values`); a bad one is an error naming the field."""
     try:
-        return jmespath.search(expression, value, options=_OPTIONS)
+        return jmespath.search(expression, value, options=jmespath.Options(custom_functions=_Functions(values)))
     except JMESPathError as exc:
         raise ValueError(f"{where}: JMESPath {expression!r}: {exc}") from None
+    except _UnknownArg as exc:
+        raise ValueError(f"{where}: {exc}") from None

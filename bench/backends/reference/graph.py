@@ -29,7 +29,8 @@ class GraphPart(ReferencePart, GraphOps, PolicyOps, SnapshotOps):
 
     def _on_open(self) -> None:
         super()._on_open()
-        self.graph = GraphStore.open(self.data_dir / "graph", clock=self.clock, telemetry=self.telemetry)
+        self.graph = GraphStore.open(self.data_dir / "graph", clock=self.clock, telemetry=self.telemetry,
+                                     redactor=self.store.redactor, redact=self.store.redactor is not None)
         self._snapshots: dict[str, SnapshotReader] = {}
 
     def _on_close(self) -> None:

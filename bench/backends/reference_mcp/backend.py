@@ -66,7 +66,7 @@ class ReferenceMcpBackend(McpGraphPart, McpPatternPart, McpKnowledgePart, McpLan
         # scenario's fixtures, a test's tmp folder), so the server's root is the whole file system; what
         # an agent-facing `serve` defaults to (its working directory) is for agents' arguments.
         # Writes still go only under the data folder, by name.
-        args = ["-m", "bench.cli.serve_cmd", "--data", str(data_dir), "--clock", f"logical:{start!r}",
+        args = ["-m", "bench.cli.serve_cmd", "--data", str(data_dir), "--clock", f"logical:{start!r}", "--tools", "all",
                 "--telemetry", str(telemetry), "--root", Path(data_dir).anchor or "/"]
         return args
 

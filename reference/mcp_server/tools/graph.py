@@ -24,8 +24,9 @@ Rel = Annotated[str, Field(description="Relation: defines, references, calls, im
                                        "constrains, decided_for, derived_from, supersedes")]
 RelFilter = Annotated[str | None, Field(description="Only edges of this relation")]
 Payload = Annotated[Any, Field(description="Any JSON value")]
-Ts = Annotated[float | None, Field(description="Write time (Unix seconds); default: now, never before the last write "
-                                              "and at most a day ahead of the server clock")]
+# Repeated in 7 tools' schemas, so kept short; the bounds (not before the last write, at most a day
+# ahead of the clock) are in the error a bad `ts` gets and in README.md "Limits".
+Ts = Annotated[float | None, Field(description="Write time, Unix seconds (default: now)")]
 RunId = Annotated[str | None, Field(description="Run id (default: the session's)")]
 TaskId = Annotated[str | None, Field(description="Task id (default: the session's)")]
 

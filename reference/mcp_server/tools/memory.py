@@ -16,7 +16,7 @@ from reference.mcp_server.context import ServerContext
 from reference.mcp_server.limits import MAX_OFFSET
 from reference.mcp_server.registry import ToolRegistry, argument
 from reference.mcp_server.routing import routing
-from reference.mcp_server.tools import results
+from reference.mcp_server.tools import key_hash, results
 from reference.rankers import Query
 
 TopK = Annotated[int, Field(ge=1, le=1000, description="Maximum results to return (1-1000)")]
@@ -46,7 +46,8 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
         task: Task = None,
         insights: Insights = None,
         context: Contexts = None,
-        symbol_keys: Annotated[list[int] | None, Field(description="Key hashes (u64) of related symbols")] = None,
+        symbol_keys: Annotated[list[int | str] | None, Field(
+            description="Key hashes (u64, numbers or decimal strings) of related symbols")] = None,
         tags: Tags = None,
         metadata: Metadata = None,
     ) -> dict[str, Any]:
@@ -55,10 +56,11 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
         Creates a memory entry with optional taxonomy classification. The entry is
         embedded for semantic search and stored persistently; secrets in the text,
         tags and metadata are redacted before anything is stored.
-        Returns the memory entry with id, key_hash and metadata.
+        Returns the memory entry with id, key_hash (and key_hash_str) and metadata.
         """
+        keys = key_hash.parse_list(symbol_keys, "symbol_keys")
         entry = ctx.store.write_memory(text, task=task, insights=insights, context=context,
-                                       symbol_keys=symbol_keys, tags=tags, metadata=metadata)
+                                       symbol_keys=keys, tags=tags, metadata=metadata)
         return results.memory(entry)
 
     @server.tool(routing=routing("memory_search_structured"))

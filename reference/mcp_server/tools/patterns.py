@@ -24,7 +24,7 @@ from reference.keys import parse_key
 from reference.mcp_server.context import ServerContext
 from reference.mcp_server.registry import ArgumentError, ToolRegistry, argument
 from reference.mcp_server.routing import routing
-from reference.mcp_server.tools import results
+from reference.mcp_server.tools import key_hash, results
 from reference.patterns import PatternMatch
 from reference.patterns.pattern_set_manager import BUILTIN_DIR
 
@@ -84,7 +84,8 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
     @server.tool(routing=routing("pattern_scan"))
     def pattern_scan(
         pattern_set_id: SetId,
-        target_key: Annotated[int | None, Field(ge=0, lt=1 << 64, description="Key hash of content to scan")] = None,
+        target_key: Annotated[int | str | None, Field(
+            description="Key hash (u64, number or decimal string) of content to scan")] = None,
         target: Annotated[str | None, Field(
             description='Extension: the canonical key instead, e.g. "file:src/a.py" or "mem:a1b2c3d4"')] = None,
     ) -> list[dict[str, Any]]:
@@ -98,6 +99,7 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
             with argument("target"):
                 parse_key(target)
             target_key = ctx.store.tracker.hash_fn(target)
+        target_key = key_hash.parse(target_key, "target_key")
         ctx.pattern_sets.sync()
         ctx.patterns.get(pattern_set_id)
         key, data = scannable(target_key)

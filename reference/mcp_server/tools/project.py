@@ -18,6 +18,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from reference.mcp_server.context import ServerContext
+from reference.mcp_server.git_head import GitHead
 from reference.mcp_server.limits import MAX_SNAPSHOT, check_time
 from reference.mcp_server.registry import ArgumentError, ToolRegistry, argument
 from reference.mcp_server.routing import routing
@@ -34,6 +35,14 @@ def record(entry: Any) -> dict[str, Any] | None:
 
 def register(server: ToolRegistry, ctx: ServerContext) -> None:
     project = ProjectMemory.for_store(ctx.store)
+    head = GitHead(ctx.root) if ctx.config.follow_git else None
+
+    def follow_git() -> None:
+        """Make the root repository's checked-out branch the current one (README "Project memory and git")."""
+        branch = head.branch() if head is not None else None
+        if branch is not None and branch != project.current_branch:
+            with argument("branch"):
+                project.switch_branch(branch)
 
     @server.tool(routing=routing("project_memory_search"))
     def project_memory_search(query: Annotated[str, Field(description="What to look for")], top_k: TopK = 10,
@@ -41,6 +50,7 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
                               filtered: Annotated[bool, Field(description="Only the branch and the default "
                                                                           "branch")] = True) -> list[dict[str, Any]]:
         """Search commit and session memories of the current (or named) branch plus the default branch."""
+        follow_git()
         return [results.memory_hit(h) for h in project.search(query, top_k, branch=branch, filtered=filtered)]
 
     @server.tool(routing=routing("project_placeholder"))
@@ -48,6 +58,7 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
                             session_id: Annotated[str | None, Field(description="Default: the session's")] = None,
                             tool_name: str | None = None, prev_commit_sha: str | None = None) -> dict[str, Any]:
         """Record a session's consultation; the next commit on this branch's head binds it to that commit."""
+        follow_git()
         sid = session_id or ctx.session["session_id"] or "session"
         kwargs = {} if prev_commit_sha is None else {"prev_commit_sha": prev_commit_sha}
         w = project.create_placeholder(sid, summary, tool_name=tool_name, **kwargs)
@@ -98,6 +109,7 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
     @server.tool(routing=routing("project_stats"))
     def project_stats() -> dict[str, Any]:
         """Counts: branches, commits, memories, pending placeholders, duplicates skipped."""
+        follow_git()
         return project.stats()
 
     @server.tool(routing=routing("project_switch_branch"))
@@ -112,6 +124,7 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
                               time: Annotated[int | None, Field(description="Commit time, Unix seconds")] = None
                               ) -> dict[str, Any]:
         """The post-commit hook: store the commit's memory and bind the placeholders waiting for it."""
+        follow_git()
         subject, body = parse_message(message)
         parents = (check_sha(parent, "parent"),) if parent else ()
         when = int(ctx.clock.now()) if time is None else int(check_time("time", time))

@@ -50,7 +50,7 @@ def test_unknown_backend_and_scenario_exit_2(tmp_path, capsys):
 
 def test_backends_scenarios_and_score_commands(tmp_path, capsys):
     assert main(["backends"]) == 0 and "reference" in capsys.readouterr().out
-    assert main(["scenarios"]) == 0 and "sqlite-utils-history" in capsys.readouterr().out
+    assert main(["scenarios"]) == 0 and "sqlite-utils-blame" in capsys.readouterr().out
     main(["run", "smoke", "--out", str(tmp_path), "--quiet"])
     capsys.readouterr()
     assert main(["score", str(tmp_path)]) == 0

@@ -36,7 +36,7 @@ def test_ingest_a_repository_twice(repo, tmp_path, capsys):
     assert main(["ingest-git", str(repo.path), "--data", str(data)]) == 0
     out = capsys.readouterr()
     assert "ingested 4 commits on 2 branches (default main): 4 new memories, 0 duplicates skipped" in out.out
-    assert "ingest: 4/4 commits" in out.err
+    assert "ingest: commit 4/4," in out.err
     assert sorted(memories(data).values()) == ["feature", "main", "main", "main"]
     assert main(["ingest-git", str(repo.path), "--data", str(data), "--quiet"]) == 0
     assert "0 new memories, 4 duplicates skipped" in capsys.readouterr().out

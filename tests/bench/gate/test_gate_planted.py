@@ -1,7 +1,8 @@
 """The gate end to end on the smoke scenario: planted regressions fail, an unchanged backend passes.
 
 Planted with `register_backend`: a weakened ranker (the reference store minus its best
-hit) and an artificial delay (20 ms of sleep per search). The baseline is a real
+hit) and an artificial delay (20 ms of sleep per search). Latency runs with the default
+thresholds; how often they cry wolf on this machine is measured by `bench.gate.calibrate`. The baseline is a real
 `run --repeat 3` of the reference backend made once for the module.
 """
 import json
@@ -12,13 +13,6 @@ import pytest
 from bench.backends.reference.backend import ReferenceBackend
 from bench.backends.registry import register_backend, unregister_backend
 from bench.cli.main import main
-
-# Thresholds for a shared, busy machine: other jobs running beside the tests slowed every step
-# about 3x here (load 6 on 2 cores), so an unchanged backend must survive a 4x, +5 ms move of
-# the median search; the planted 20 ms delay is far beyond that. The default thresholds are
-# exercised on the delay below (the direction in which machine noise cannot make a test pass).
-SHARED_MACHINE = ["--latency", "queries.p50:300%:5ms"]
-
 
 class WeakRanker(ReferenceBackend):
     """The reference store with its best hit thrown away."""
@@ -74,7 +68,7 @@ def gate(capsys, report, baseline, *options):
 def test_unchanged_backend_passes_across_repeated_runs(tmp_path, capsys, baseline):
     for i in range(2):
         out = run(tmp_path / f"again{i}", "reference")
-        code, text = gate(capsys, out, baseline, "--verbose", *SHARED_MACHINE)
+        code, text = gate(capsys, out, baseline, "--verbose")
         assert code == 0, text
         assert "REGRESSION" not in text and "gate: PASS" in text
         # quality is deterministic: every per-query metric is unchanged to the last digit
@@ -96,13 +90,29 @@ def test_weakened_ranker_fails_naming_scenario_and_metric(tmp_path, capsys, base
 
 def test_artificial_delay_fails_on_latency_only(tmp_path, capsys, baseline):
     out = run(tmp_path, "slow-search")
-    code, text = gate(capsys, out, baseline, *SHARED_MACHINE)
+    code, text = gate(capsys, out, baseline)
     assert code == 1, text
     regressions = [x for x in text.splitlines() if x.startswith("REGRESSION")]
-    assert regressions and all(x.startswith("REGRESSION smoke latency.queries.p50: ") for x in regressions)
-    # the default thresholds catch it too
-    code, text = gate(capsys, out, baseline)
-    assert code == 1 and "REGRESSION smoke latency." in text
+    assert regressions and all(x.startswith("REGRESSION smoke latency.memory_search_structured.p10: ")
+                               for x in regressions)
+    # explicit thresholds on the query group catch it too
+    code, text = gate(capsys, out, baseline, "--latency", "queries.p50:100%:5ms")
+    assert code == 1 and "REGRESSION smoke latency.queries.p50: " in text
+
+
+def test_a_baseline_from_another_machine_gates_quality_alone_in_one_line(tmp_path, capsys, baseline):
+    out = run(tmp_path, "slow-search", repeat=1)
+    data = json.loads((baseline / "report.json").read_text())
+    data["environment"]["machine"]["hostname"] = "another-machine"
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(data))
+    code, text = gate(capsys, out, other)
+    assert code == 0, text
+    notes = [x for x in text.splitlines() if "latency" in x]
+    assert notes == [f"note * latency: not gated, quality gated alone: the reports come from different machines "
+                     f"(hostname {json.loads((out / 'report.json').read_text())['environment']['machine']['hostname']}"
+                     " vs another-machine)"]
+    assert main(["gate", str(out), "--baseline", str(other), "--latency", "off"]) == 0  # still accepted
 
 
 def test_gate_exit_codes_for_bad_input(tmp_path, capsys, baseline):
@@ -116,7 +126,7 @@ def test_gate_exit_codes_for_bad_input(tmp_path, capsys, baseline):
     other = tmp_path / "other.json"
     other.write_text(json.dumps({**data, "scenarios": {"renamed": data["scenarios"]["smoke"]}}))
     assert main(["gate", str(other), "--baseline", str(baseline)]) == 2
-    assert "different scenario sets" in capsys.readouterr().err
+    assert "scenarios only in the report, not in the baseline: ['renamed']" in capsys.readouterr().err
     assert main(["gate", str(baseline), "--baseline", str(baseline), "--latency", "p42:1%"]) == 2
 
 

@@ -90,24 +90,36 @@ def test_oracle_attached_and_checked(tmp_path):
 
 def test_every_committed_scenario_loads():
     names = scenario_names()
-    assert "smoke" in names and "sqlite-utils-history" in names
+    assert "smoke" in names and {"sqlite-utils-blame", "httpx-files", "attrs-branches"} <= set(names)
     for suite in suites().values():
         assert set(suite) <= set(names)
     for sc in resolve(names):
         assert sc.steps, sc.name
 
 
-def test_history_judgements_only_name_earlier_memories():
+@pytest.mark.parametrize("name", ["sqlite-utils-blame", "httpx-blame", "attrs-blame"])
+def test_history_judgements_only_name_earlier_memories(name):
     """A judged item must be a memory written before its query (the generator's promise)."""
-    (sc,) = resolve(["sqlite-utils-history"])
+    (sc,) = resolve([name])
     bound: set[str] = set()
     for s in sc.steps:
         if s.expect is not None and s.expect.relevant is not None:
             assert set(s.expect.grades()) <= bound, s.id
         if s.alias:
             bound.add(s.alias)
-    qrels = load_qrels(oracle_dir() / "sqlite-utils-history" / "qrels.tsv")
-    assert len(qrels) == len(sc.queries) > 100
+    qrels = load_qrels(oracle_dir() / name / "qrels.tsv")
+    assert len(qrels) == len(sc.queries) >= 100
+
+
+def test_a_scenario_path_takes_oracle_data_beside_it(tmp_path):
+    (tmp_path / "oracle_data" / "t").mkdir(parents=True)
+    (tmp_path / "oracle_data" / "t" / "qrels.tsv").write_text("query_id\titem_id\tgrade\n\tq\tm\t2\n".replace("\n\t", "\n"))
+    p = tmp_path / "t.jsonl"
+    p.write_text(json.dumps({"scenario": "t", "format": 1, "oracle": "t"}) + "\n" +
+                 json.dumps({"tool": "memory_write_structured", "args": {"text": "x"}, "as": "m"}) + "\n" +
+                 json.dumps({"tool": "memory_search_structured", "args": {"query": "x"}, "id": "q"}) + "\n")
+    (sc,) = resolve([str(p)])
+    assert sc.queries[0].expect.grades() == {"m": 2}
 
 
 def test_relevant_ids_must_be_defined_by_a_step(tmp_path):

@@ -1,5 +1,4 @@
 """Project memory steps replayed against the reference backend, and reported unsupported elsewhere."""
-import importlib.util
 import json
 from pathlib import Path
 
@@ -100,23 +99,8 @@ def test_commit_directive_rejects_unknown_fields(tmp_path):
         load_scenario(path)
 
 
-def test_generator_reproduces_the_committed_scenarios():
-    spec = importlib.util.spec_from_file_location("project_memory_gen", ROOT / "scenarios/generators/project_memory.py")
-    gen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gen)
-    commits, branches = gen.load()
-    lines, qrels = gen.project_branches(commits, branches)
-    jsonl = lambda rows: "".join(json.dumps(x, sort_keys=True) + "\n" for x in rows)  # noqa: E731
-    tsv = lambda rows: "query_id\titem_id\tgrade\n" + "".join(f"{q}\t{d}\t{g}\n" for q, d, g in rows)  # noqa: E731
-    assert jsonl(lines) == (ROOT / "scenarios/project-branches.jsonl").read_text()
-    assert tsv(qrels) == (ROOT / "oracle_data/project-branches/qrels.tsv").read_text()
-    assert jsonl(gen.project_dedup(commits, branches)) == (ROOT / "scenarios/project-dedup.jsonl").read_text()
-    files, file_qrels = gen.project_files(commits)
-    assert jsonl(files) == (ROOT / "scenarios/project-files.jsonl").read_text()
-    assert tsv(file_qrels) == (ROOT / "oracle_data/project-files/qrels.tsv").read_text()
-
-
 def test_committed_scenarios_load():
-    for name in ("project-branches", "project-dedup", "project-files"):
-        sc = load_scenario(ROOT / "scenarios" / f"{name}.jsonl", ROOT / "oracle_data")
-        assert sc.steps and sc.header.source.startswith("github.com/simonw/sqlite-utils")
+    for data in ("sqlite-utils", "httpx", "attrs"):
+        for task in ("branches", "dedup", "files"):
+            sc = load_scenario(ROOT / "scenarios" / f"{data}-{task}.jsonl", ROOT / "oracle_data")
+            assert sc.steps and sc.header.source.startswith("github.com/") and f"scenarios/data/{data}" in sc.header.source

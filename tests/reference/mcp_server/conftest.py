@@ -51,6 +51,7 @@ class SyncClient:
 
 def open_server(data_dir: Path, **options: Any) -> tuple[ServerContext, SyncClient]:
     options.setdefault("clock", f"logical:{START}")
+    options.setdefault("tools", "all")
     ctx = ServerContext(ServerConfig(data_dir, **options))
     return ctx, SyncClient(build_server(ctx))
 

@@ -13,7 +13,7 @@ BAD_CALLS = [
     ("memory_write_structured", {"text": "x", "context": "context:auth"}, "context"),
     ("memory_write_structured", {"text": "x", "insights": ["insight:nope"]}, "insight"),
     ("memory_write_structured", {"text": "x", "symbol_keys": [-1]}, "symbol_keys"),
-    ("memory_write_structured", {"text": "x", "symbol_keys": ["12"]}, "symbol_keys"),
+    ("memory_write_structured", {"text": "x", "symbol_keys": ["twelve"]}, "symbol_keys"),
     ("memory_write_structured", {"text": "x", "metadata": "branch=main"}, "metadata"),
     ("memory_search_structured", {"top_k": 0}, "top_k"),
     ("memory_search_structured", {"top_k": "5"}, "top_k"),

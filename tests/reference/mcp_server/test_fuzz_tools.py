@@ -107,7 +107,7 @@ def test_a_stdio_server_survives_hostile_calls(tmp_path):
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
     params = StdioServerParameters(command=sys.executable, args=[
-        "-m", "reference.mcp_server", "--data", str(tmp_path / "data"), "--root", str(tmp_path),
+        "-m", "reference.mcp_server", "--data", str(tmp_path / "data"), "--tools", "all", "--root", str(tmp_path),
         "--clock", "logical:1736935800"])
 
     async def session():

@@ -92,7 +92,7 @@ class RawServer:
     """A server process spoken to in newline-delimited JSON-RPC, so the test holds its pid."""
 
     def __init__(self, data: Path) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "reference.mcp_server", "--data", str(data)],
+        self.proc = subprocess.Popen([sys.executable, "-m", "reference.mcp_server", "--data", str(data), "--tools", "all"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      env={**os.environ, "PYTHONPATH": str(ROOT)})
         self.next_id = 0

@@ -48,7 +48,7 @@ def test_an_oversized_argument_is_refused_with_a_short_error_naming_it(shared, t
 
 BAD_ITEMS = [
     # pydantic sees these (each item is small), and would list every failing item with its input
-    ("memory_write_structured", {"text": "x", "symbol_keys": ["1"] * 900}, "symbol_keys"),
+    ("memory_write_structured", {"text": "x", "symbol_keys": [1.5] * 900}, "symbol_keys"),
     ("memory_write_structured", {"text": "x", "tags": [1] * 100}, "tags"),
     ("project_record_commit", {"sha": "a" * 40, "message": "m", "files": [7] * 10_000}, "files"),
     ("memory_write_structured", {"text": 12345, "task": ["x" * 500] * 3}, "text"),
@@ -65,9 +65,9 @@ def test_many_bad_items_give_a_short_error_with_a_count(shared, tool, args, name
 
 def test_the_pydantic_text_is_summarised(shared):
     _, mcp = shared
-    text = mcp.error("memory_write_structured", text="x", symbol_keys=["1"] * 900)
-    assert text.startswith("Error executing tool memory_write_structured: 900 invalid arguments: ")
-    assert "and 897 more" in text and "(got string '1')" in text
+    text = mcp.error("memory_write_structured", text="x", symbol_keys=[1.5] * 900)   # int or decimal string
+    assert text.startswith("Error executing tool memory_write_structured: 1,800 invalid arguments: ")
+    assert "and 1,797 more" in text and "(got float '1.5')" in text
 
 
 def test_a_huge_tool_name_gives_a_short_error(shared):

@@ -43,7 +43,8 @@ def test_serve_command_over_stdio(tmp_path):
     data = tmp_path / "data"
 
     async def session():
-        params = serve("--data", str(data), "--clock", "logical:1736935800", module="bench.cli.serve_cmd")
+        params = serve("--data", str(data), "--clock", "logical:1736935800", "--tools", "all",
+                       module="bench.cli.serve_cmd")
         async with Client(stdio_client(params)) as client:
             names = {t.name for t in (await client.list_tools()).tools}
             assert names == set(EXPECTED) | set(HARNESS)
@@ -110,7 +111,7 @@ def test_concurrent_server_processes_lose_nothing(tmp_path):
             clients: dict[int, Client] = {}
 
             async def hold(w: int) -> None:
-                async with Client(stdio_client(serve("--data", str(data)))) as client:
+                async with Client(stdio_client(serve("--data", str(data), "--tools", "all"))) as client:
                     clients[w] = client
                     while len(clients) < WORKERS:      # start writing only when every server is up
                         await anyio.sleep(0.05)

@@ -4,59 +4,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from reference.patterns import PatternSetManager, RedactionHit, Redactor, UnknownPatternSet
+from reference.patterns import PatternError, PatternSetManager, RedactionHit, Redactor, UnknownPatternSet
 from reference.telemetry import ListSink
 
-B64_86 = "A" * 40 + "b" * 40 + "012345"
-JWT = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
-KEY_BLOCK = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx0123\nabcdEFGH==\n-----END RSA PRIVATE KEY-----"
-
-# (kind, input, expected output) -- every built-in secret name appears at least once
-CASES = [
-    ("openai-api-key", "key sk-abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV here",
-     "key [REDACTED:openai-api-key] here"),
-    ("aws-access-key", "id=AKIAIOSFODNN7EXAMPLE;", "id=[REDACTED:aws-access-key];"),
-    ("github-pat", "token ghp_abcdefghijklmnopqrstuvwxyz0123456789 ok", "token [REDACTED:github-pat] ok"),
-    ("private-key-header", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk (truncated)",
-     "[REDACTED:private-key-header]\nb3BlbnNzaC1rZXk (truncated)"),
-    ("private-key-block", f"key:\n{KEY_BLOCK}\ndone", "key:\n[REDACTED:private-key-block]\ndone"),
-    ("private-key-block", "-----BEGIN PGP PRIVATE KEY BLOCK-----\nxyz\n-----END PGP PRIVATE KEY BLOCK-----",
-     "[REDACTED:private-key-block]"),
-    ("openai-project-key", "sk-proj-abcDEF123_ghiJKL456-mnoPQR789", "[REDACTED:openai-project-key]"),
-    ("anthropic-api-key", "ANTHROPIC sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789AB",
-     "ANTHROPIC [REDACTED:anthropic-api-key]"),
-    # seed 002's own unit-test text: its 48-character pattern misses this 16-character key
-    ("sk-prefixed-key", "My API key is sk-1234567890abcdef", "My API key is [REDACTED:sk-prefixed-key]"),
-    ("aws-temporary-key", "ASIAY34FZKBOKMUTVV7A", "[REDACTED:aws-temporary-key]"),
-    ("aws-secret-key", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n",
-     "aws_secret_access_key = [REDACTED:aws-secret-key]\n"),
-    ("github-token", "gho_abcdefghijklmnopqrstuvwxyz0123456789", "[REDACTED:github-token]"),
-    ("github-fine-grained-pat", "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
-     "[REDACTED:github-fine-grained-pat]"),
-    ("gitlab-token", "glpat-abcdefghij0123456789 ", "[REDACTED:gitlab-token] "),
-    ("slack-token", "xoxb-1234567890-1234567890123-abcdefghijklmnopqrstuvwx",
-     "[REDACTED:slack-token]"),
-    ("slack-webhook", "post to https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX now",
-     "post to [REDACTED:slack-webhook] now"),
-    ("stripe-secret-key", "stripe.api_key = sk_live_4eC39HqLyjWDarjtT1zdp7dc",
-     "stripe.api_key = [REDACTED:stripe-secret-key]"),
-    ("google-api-key", "AIzaSyA-abcdefghijklmnopqrstuvwxyz01234", "[REDACTED:google-api-key]"),
-    ("sendgrid-api-key", "SG.abcdefghijklmnopqrstuv.ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopq",
-     "[REDACTED:sendgrid-api-key]"),
-    ("npm-token", "//registry.npmjs.org/:_authToken=npm_abcdefghijklmnopqrstuvwxyz0123456789",
-     "//registry.npmjs.org/:_authToken=[REDACTED:npm-token]"),
-    ("pypi-token", "pypi-AgEIcHlwaS5vcmc" + "x" * 60, "[REDACTED:pypi-token]"),
-    ("azure-storage-key", f"AccountName=acct;AccountKey={B64_86}==;EndpointSuffix=core.windows.net",
-     "AccountName=acct;AccountKey=[REDACTED:azure-storage-key];EndpointSuffix=core.windows.net"),
-    ("jwt", f"session {JWT} end", "session [REDACTED:jwt] end"),
-    ("bearer-token", "Authorization: Bearer abcdef0123456789abcdef", "Authorization: Bearer [REDACTED:bearer-token]"),
-    ("basic-auth", "Authorization: Basic dXNlcjpwYXNzd29yZA==", "Authorization: Basic [REDACTED:basic-auth]"),
-    ("url-credentials", "DATABASE_URL is postgres://admin:s3cr3tpw@db.internal:5432/app",
-     "DATABASE_URL is postgres://admin:[REDACTED:url-credentials]@db.internal:5432/app"),
-    ("password-assignment", 'password = "hunter22"', 'password = "[REDACTED:password-assignment]"'),
-    ("secret-assignment", "api_key: 'abcd1234efgh5678'", "api_key: '[REDACTED:secret-assignment]'"),
-    ("env-secret", "export GITHUB_TOKEN=abc123def456\n", "export GITHUB_TOKEN=[REDACTED:env-secret]\n"),
-]
+from tests.reference.secret_samples import CASES, JWT, NOT_SECRETS, PLANTS
 
 
 @pytest.fixture(scope="module")
@@ -75,6 +26,47 @@ def test_redacts_each_kind(redactor, kind, text, expected):
     assert kind in {h.name for h in result.hits}
     assert redactor.redact(result.text).text == expected  # idempotent
     assert redactor.redact(result.text).hits == ()
+
+
+def test_every_builtin_secret_has_a_plant(shared_manager, redactor):
+    assert [kind for kind, _, _ in PLANTS] == shared_manager.get("pat:secrets").names
+    for kind, text, secret in PLANTS:
+        result = redactor.redact(text)
+        assert secret not in result.text and kind in {h.name for h in result.hits}, kind
+
+
+@pytest.mark.parametrize("text", NOT_SECRETS)
+def test_ordinary_code_is_not_redacted(redactor, text):
+    assert redactor.redact(text).hits == ()
+
+
+def test_scan_of_the_secrets_set_agrees_with_redaction(shared_manager):
+    assert shared_manager.scan("pat:secrets", b"password=None") == []
+    assert [m.name for m in shared_manager.scan("pat:secrets", b"password=hunter2")] == ["unquoted-assignment"]
+
+
+def test_allow_list_vetoes_only_named_patterns_and_covering_matches(tmp_path):
+    manager = PatternSetManager(tmp_path, builtins=False)
+    manager.load({"id": "pat:mine", "names": ["kv", "raw"],
+                  "patterns": ["k=(?P<secret>[a-z_]+)", "v=[a-z_]+"],
+                  "allow": [{"names": ["kv"], "patterns": ["[a-z_]+\\(", "ok"]}]})
+    redact = Redactor(manager, "pat:mine").redact
+    assert redact("k=get_x() v=get_x()").text == "k=get_x() [REDACTED:raw]()"
+    assert redact("k=ok k=okay").text == "k=ok k=[REDACTED:kv]"  # 'ok' does not cover 'okay'
+
+
+@pytest.mark.parametrize("allow,fragment", [
+    ({"names": ["x"], "patterns": ["a"]}, "list of"),
+    ([{"names": ["nope"], "patterns": ["a"]}], "unknown pattern"),
+    ([{"names": ["x"], "patterns": ["("]}], "not a valid regex"),
+    ([{"names": ["x"]}], "exactly the fields"),
+    ([{"names": [], "patterns": ["a"]}], "non-empty lists"),
+])
+def test_bad_allow_lists_are_refused(tmp_path, allow, fragment):
+    manager = PatternSetManager(tmp_path, builtins=False)
+    with pytest.raises(PatternError, match=fragment):
+        manager.load({"id": "pat:mine", "names": ["x"], "patterns": ["x+"], "allow": allow})
+    assert "pat:mine" not in manager
 
 
 def test_jwt_in_bearer_header_merges_into_one_marker(redactor):
@@ -125,7 +117,7 @@ def test_custom_set_with_default_names(tmp_path):
     assert [(h.name, h.start, h.end) for h in result.hits] == [("pattern-0", 2, 8), ("pattern-1", 4, 10)]
 
 
-FRAGMENTS = [text for _, text, _ in CASES] + ["[REDACTED:jwt]", 'password = "', "Bearer ", "=", ":", "'", '"']
+FRAGMENTS = [text for _, text, _ in CASES] + NOT_SECRETS[:8] + ["[REDACTED:jwt]", 'password = "', "Bearer ", "=", ":", "'", '"']
 NOISE = st.text(alphabet=" \n\t=:'\"[]-_/+@.aZ09é", max_size=8)
 PIECE = st.one_of(st.sampled_from(FRAGMENTS), NOISE,
                   st.tuples(st.sampled_from(FRAGMENTS), st.integers(0, 40), st.integers(0, 80)).map(

@@ -1,6 +1,8 @@
 """The post-commit hook in a real repository: a real `git commit` runs it and binds the placeholder."""
 import os
+import shlex
 import stat
+import sys
 
 import pytest
 
@@ -56,8 +58,11 @@ def test_a_foreign_hook_is_not_overwritten(repo, tmp_path):
     hooks = repo.path / ".git" / "hooks"
     hooks.mkdir(exist_ok=True)
     (hooks / "post-commit").write_text("#!/bin/sh\necho mine\n")
-    with pytest.raises(HookError, match="already exists"):
+    with pytest.raises(HookError, match="already exists") as raised:
         install_hook(repo.path, tmp_path / "data")
+    # the line to chain names the interpreter that is running, not a bare `python` that may not exist
+    assert f"{shlex.quote(sys.executable)} -m reference.project.hook --data" in str(raised.value)
+    assert " python -m" not in str(raised.value)
     assert (hooks / "post-commit").read_text() == "#!/bin/sh\necho mine\n"
     install_hook(repo.path, tmp_path / "data", force=True)
     assert MARKER in (hooks / "post-commit").read_text()

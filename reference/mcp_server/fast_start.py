@@ -1,0 +1,157 @@
+"""`serve_stdio`: answer `initialize` and `tools/list` at once, and load the real server meanwhile.
+
+An agent starts the server at every session and waits for its first answers.
+Importing the `mcp` SDK alone costs about a second of CPU, so this front (which
+imports neither `mcp` nor the store) reads the client's JSON-RPC lines itself:
+
+- `initialize` for a protocol version in `tool_listing.json` is answered from
+  it, then handed on to the real server too (which needs the handshake; its own
+  answer is dropped, after a check that it matches the saved one);
+- `tools/list` (without a cursor) is answered from it, for this server's
+  profile and clock;
+- every other line goes to the real server, which a worker thread starts at
+  once (open the store, import `mcp`, build the tools) and which reads and
+  writes through pipes; its answers are copied to stdout as they come.
+
+Without a current `tool_listing.json` (see tool_cache.py) every line goes to the
+real server: slower, never stale. As in the SDK's stdio transport, fd 0 and 1
+are moved aside while serving, so a stray print cannot corrupt the wire.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+import threading
+from typing import Any, BinaryIO
+
+from reference.errors import StoreError
+from reference.mcp_server.config import ServerConfig
+from reference.mcp_server.profiles import modules_for
+from reference.mcp_server.server_clock import parse_clock
+from reference.mcp_server.tool_cache import Listing, load
+
+log = logging.getLogger("reference.mcp_server")
+
+
+class StartupError(StoreError):
+    """The server could not open its data folder; the message names the file and the cause."""
+
+
+def server_modules(config: ServerConfig) -> list[str]:
+    """Tool modules a server with `config` registers: its profile, plus `harness` on a logical clock."""
+    return [*modules_for(config.tools), *(["harness"] if parse_clock(config.clock).logical else [])]
+
+
+class Front:
+    """Reads the client's lines; answers what `listing` holds; passes the rest to the real server's pipe."""
+
+    def __init__(self, listing: Listing, client_in: BinaryIO, client_out: BinaryIO, server_in: BinaryIO) -> None:
+        self.listing, self.client_in, self.client_out, self.server_in = listing, client_in, client_out, server_in
+        self.write_lock = threading.Lock()
+        self.version: str | None = None          # the protocol version answered from the listing
+        self.init_id: Any = None                 # the initialize request's id (its real answer is dropped)
+        self.sent_init: dict[str, Any] | None = None
+
+    def send(self, data: bytes) -> None:
+        with self.write_lock:
+            self.client_out.write(data)
+            self.client_out.flush()
+
+    def answer(self, request_id: Any, result: dict[str, Any]) -> None:
+        self.send(json.dumps({"jsonrpc": "2.0", "id": request_id, "result": result},
+                             separators=(",", ":")).encode() + b"\n")
+
+    def read_client(self) -> None:
+        """Until the client closes stdin: answer or pass on each line; then close the server's pipe."""
+        try:
+            for line in self.client_in:
+                if not self.handled(line):
+                    self.server_in.write(line)
+                    self.server_in.flush()
+        except (BrokenPipeError, ValueError):
+            pass               # the real server stopped (it failed to start, or is shutting down)
+        finally:
+            try:
+                self.server_in.close()
+            except OSError:
+                pass
+
+    def handled(self, line: bytes) -> bool:
+        """True if this line was answered here (and must not reach the real server)."""
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            return False
+        if not isinstance(msg, dict) or "id" not in msg:
+            return False
+        method, params = msg.get("method"), msg.get("params") or {}
+        if method == "initialize" and self.init_id is None and isinstance(params, dict):
+            init = self.listing.initialize(str(params.get("protocolVersion")))
+            if init is not None:
+                self.version, self.init_id, self.sent_init = str(params["protocolVersion"]), msg["id"], init
+                self.answer(msg["id"], init)
+                log.info("answered initialize (%s) from tool_listing.json", self.version)
+            return False                                    # the real server needs the handshake too
+        if method == "tools/list" and self.version is not None and not (isinstance(params, dict)
+                                                                       and params.get("cursor")):
+            self.answer(msg["id"], self.listing.tools(self.version))
+            return True
+        return False
+
+    def copy_server(self, server_out: BinaryIO) -> None:
+        """Copy the real server's lines to the client, dropping its answer to the handshake already given."""
+        dropping = True
+        for line in server_out:
+            if dropping and self.init_id is not None:
+                try:
+                    msg = json.loads(line)
+                except ValueError:
+                    msg = None
+                if isinstance(msg, dict) and msg.get("id") == self.init_id and "method" not in msg:
+                    dropping = False
+                    if msg.get("result") != self.sent_init:
+                        log.warning("tool_listing.json is stale: the real initialize answer differs "
+                                    "(python -m reference.mcp_server.tool_cache)")
+                    continue
+            self.send(line)
+
+
+def serve_stdio(config: ServerConfig, *, log_level: str = "WARNING") -> None:
+    """Serve on stdin/stdout until the client disconnects; the store is closed on the way out.
+
+    `StartupError` if the data folder cannot be opened (nothing else is served then)."""
+    listing = load(server_modules(config))
+    # Plain stderr lines; the SDK's own logging set-up (rich) then finds logging configured and adds nothing.
+    logging.basicConfig(level=log_level, format="%(message)s", stream=sys.stderr)
+    if listing is None:
+        log.info("tool_listing.json is missing, stale or disabled: serving without it")
+        from reference.mcp_server.server import serve_streams
+
+        serve_streams(config, log_level=log_level)
+        return
+    # Keep fd 0/1 for the wire; point them at /dev/null and stderr for everything else.
+    client_in = os.fdopen(os.dup(0), "rb")
+    client_out = os.fdopen(os.dup(1), "wb")
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    to_server_r, to_server_w = os.pipe()
+    from_server_r, from_server_w = os.pipe()
+    front = Front(listing, client_in, client_out, os.fdopen(to_server_w, "wb"))
+    reader = threading.Thread(target=front.read_client, name="mcp-front-reader", daemon=True)
+    copier = threading.Thread(target=front.copy_server, args=(os.fdopen(from_server_r, "rb"),),
+                              name="mcp-front-copier", daemon=True)
+    reader.start()
+    copier.start()
+    try:
+        from reference.mcp_server.server import serve_streams
+
+        with os.fdopen(to_server_r, "r", encoding="utf-8", errors="replace") as rin, \
+                os.fdopen(from_server_w, "w", encoding="utf-8") as wout:
+            serve_streams(config, log_level=log_level, stdin=rin, stdout=wout)
+    finally:
+        copier.join(timeout=5)
+        sys.stdout.flush()

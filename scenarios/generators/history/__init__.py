@@ -1,0 +1,57 @@
+"""One generator for every history scenario of any format-2 data folder (scenarios/README.md, "History scenarios").
+
+    python3 -m bench.cli.main scenarios build scenarios/data/httpx --out scenarios --oracle-out oracle_data
+
+`build` writes `<out>/<data>-<task>.jsonl` for each task and the judgements of
+the ranked ones in `<oracle_out>/<data>-<task>/qrels.tsv`. Given a git
+repository instead of a data folder, it first extracts one into
+`<out>/data/<name>/` (`extract.py`, blame computed with `git blame -w`). Deterministic: no
+randomness, no clock; the same data gives byte-identical files. Nothing here
+imports or reads `reference/`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import blame, branches, cofile, dedup, files
+from .dataset import DataError, Dataset, load
+from .sampling import SPLITS
+
+TASKS = {"blame": blame.build, "files": files.build, "branches": branches.build, "dedup": dedup.build,
+         "history": cofile.build}
+RANKED = ("blame", "files", "branches", "history")
+
+
+def scenario_name(ds: Dataset, task: str, split: str = "scored") -> str:
+    return f"{ds.name}-{task}" + ("-calibration" if split == "calibration" else "")
+
+
+def generate(ds: Dataset, task: str, split: str = "scored") -> tuple[list[dict], list[tuple[str, str, int]] | None]:
+    """The lines (header first) and judgements of one task's scenario."""
+    if task not in TASKS:
+        raise DataError(f"unknown task {task!r}; known: {', '.join(TASKS)}")
+    if split not in SPLITS:
+        raise DataError(f"unknown split {split!r}; known: {', '.join(SPLITS)}")
+    return TASKS[task](ds, scenario_name(ds, task, split), split)
+
+
+def build(data_dir: str | Path, out: str | Path, oracle_out: str | Path | None = None,
+          tasks: list[str] | None = None, split: str = "scored") -> list[str]:
+    """Write the scenarios of `tasks` (default: all; the calibration split has no dedup) and return one note each."""
+    from .common import write_outputs
+    out = Path(out)
+    if (Path(data_dir) / ".git").exists():   # a git repository: extract its format-2 folder first
+        from .dataset import dataset_name
+        from .extract import extract
+        data_dir = extract(data_dir, out / "data" / dataset_name(Path(data_dir)))
+    ds = load(data_dir)
+    oracle_out = Path(oracle_out) if oracle_out is not None else out / "oracle_data"
+    chosen = tasks or [t for t in TASKS if split == "scored" or t in RANKED]
+    notes = []
+    for task in chosen:
+        lines, qrels = generate(ds, task, split)
+        notes.append(write_outputs(lines[0]["scenario"], lines, qrels, out, oracle_out))
+    return notes
+
+
+__all__ = ["DataError", "RANKED", "TASKS", "build", "generate", "load", "scenario_name"]

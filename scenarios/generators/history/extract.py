@@ -1,0 +1,106 @@
+"""Extract a format-2 history folder from a git repository (read-only `git` subprocess calls).
+
+Same shape as the shared data sets: the default branch's commits oldest first
+(first-parent order of `git rev-list --reverse --topo-order`), each with its
+numstat and its patch against the first parent (`-U2`, cut at PATCH_CAP
+characters, empty for merges); branches (local heads other than the default)
+with the commits the default branch lacks; and blame: for each non-merge
+commit, `git blame -w` in the parent of every old-side line range its hunks
+delete or rewrite, counted per origin commit.
+"""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from collections import Counter, defaultdict
+from pathlib import Path
+
+PATCH_CAP = 6000
+_SEP = "\x1e"
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@", re.M)
+
+
+def _git(repo: Path, *args: str) -> str:
+    out = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, errors="replace")
+    if out.returncode != 0:
+        raise ValueError(f"{repo}: git {' '.join(args[:2])} failed: {out.stderr.strip()[:200]}")
+    return out.stdout
+
+
+def _commit(repo: Path, sha: str) -> dict:
+    meta = _git(repo, "show", "-s", f"--format=%H%x1e%P%x1e%at%x1e%ct%x1e%s%x1e%b", sha)
+    h, parents, at, ct, subject, body = meta.split(_SEP, 5)
+    parents = parents.split()
+    files, patch = [], ""
+    if len(parents) <= 1:
+        base = parents[0] if parents else "4b825dc642cb6eb9a060e54bf8d69288fbee4904"   # the empty tree
+        for line in _git(repo, "diff", "--no-renames", "--numstat", base, sha).splitlines():
+            add, dele, path = line.split("\t", 2)
+            files.append({"path": path, "added": None if add == "-" else int(add),
+                          "deleted": None if dele == "-" else int(dele)})
+        patch = _git(repo, "diff", "--no-renames", "-U2", base, sha)[:PATCH_CAP]
+    return {"sha": h, "parents": parents, "author_time": int(at), "commit_time": int(ct), "subject": subject,
+            "body": body.strip(), "files": files, "patch": patch}
+
+
+def _blame(repo: Path, c: dict) -> dict | None:
+    if len(c["parents"]) != 1:
+        return None
+    parent = c["parents"][0]
+    by_file: dict[str, Counter] = defaultdict(Counter)
+    for f in c["files"]:
+        if not f["deleted"]:
+            continue
+        diff = _git(repo, "diff", "--no-renames", "-U0", parent, c["sha"], "--", f["path"])
+        for m in _HUNK.finditer(diff):
+            start, n = int(m.group(1)), int(m.group(2) if m.group(2) is not None else 1)
+            if n == 0:
+                continue
+            porcelain = _git(repo, "blame", "-w", "--porcelain", "-L", f"{start},{start + n - 1}", parent,
+                             "--", f["path"])
+            for line in porcelain.splitlines():
+                head = line.split(" ")
+                if len(head) >= 3 and re.fullmatch(r"[0-9a-f]{40}", head[0]) and head[2].isdigit():
+                    by_file[f["path"]][head[0]] += 1
+    if not by_file:
+        return None
+    origins = Counter()
+    for counts in by_file.values():
+        origins.update(counts)
+    return {"sha": c["sha"], "origins": dict(origins), "by_file": {p: dict(v) for p, v in by_file.items()}}
+
+
+def extract(repo: str | Path, out: str | Path, default: str | None = None) -> Path:
+    """Write `out` (commits, branch_commits, branches, blame, meta) from the git repository `repo`."""
+    repo, out = Path(repo), Path(out)
+    default = default or _git(repo, "symbolic-ref", "--short", "HEAD").strip()
+    shas = _git(repo, "rev-list", "--first-parent", "--reverse", default).split()
+    commits = [_commit(repo, s) for s in shas]
+    on_default = set(_git(repo, "rev-list", default).split())
+    branches, branch_commits = [], {}
+    for name in sorted(_git(repo, "for-each-ref", "--format=%(refname:short)", "refs/heads").split()):
+        if name == default:
+            continue
+        own = _git(repo, "rev-list", "--reverse", "--topo-order", name, f"^{default}").split()
+        try:
+            base = _git(repo, "merge-base", default, name).strip() or None
+        except ValueError:   # no history in common
+            base = None
+        branches.append({"name": name, "tip": _git(repo, "rev-parse", name).strip(), "merge_base": base,
+                         "commits": own})
+        for s in own:
+            if s not in branch_commits and s not in on_default:
+                branch_commits[s] = _commit(repo, s)
+    blame = [b for b in (_blame(repo, c) for c in commits) if b]
+    out.mkdir(parents=True, exist_ok=True)
+    lines = lambda rows: "".join(json.dumps(r) + "\n" for r in rows)  # noqa: E731
+    (out / "commits.jsonl").write_text(lines(commits))
+    (out / "branch_commits.jsonl").write_text(lines(branch_commits.values()))
+    (out / "branches.jsonl").write_text(lines(branches))
+    (out / "blame.jsonl").write_text(lines(blame))
+    (out / "meta.json").write_text(json.dumps({
+        "source": str(repo.resolve()), "format": 2, "default_branch": default, "tip": shas[-1] if shas else None,
+        "commits": len(commits), "branch_commits": len(branch_commits), "branches": len(branches),
+        "patch_cap_bytes": PATCH_CAP}, indent=2))
+    return out

@@ -1,0 +1,235 @@
+"""The history generator: any format-2 folder, rules instead of constants, truth only from the data."""
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from bench.cli.main import main
+from bench.cli.scenarios_cmd import history_generator
+from bench.scenario import load_scenario
+
+from .history_fixture import make_history, sha
+
+ROOT = Path(__file__).resolve().parents[2]
+gen = history_generator()
+renames = __import__(gen.__name__ + ".renames", fromlist=["x"])
+layout = __import__(gen.__name__ + ".layout", fromlist=["x"])
+sampling = __import__(gen.__name__ + ".sampling", fromlist=["x"])
+common = __import__(gen.__name__ + ".common", fromlist=["x"])
+dedup = __import__(gen.__name__ + ".dedup", fromlist=["x"])
+texts = __import__(gen.__name__ + ".texts", fromlist=["x"])
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    return make_history(tmp_path_factory.mktemp("h") / "toolkit", n=120)
+
+
+@pytest.fixture(scope="module")
+def ds(data):
+    return gen.load(data)
+
+
+def rows(lines):
+    return [x for x in lines[1:]]
+
+
+def queries(lines):
+    return [x for x in lines[1:] if "id" in x]
+
+
+def test_pair_renames_prefers_base_name_then_stem_then_count():
+    gone = {"a/core.py": 50, "changelog/12.change": 1, "x/old_name.py": 30}
+    new = {"b/core.py": 48, "changelog/12.change.rst": 1, "changelog/99.change.rst": 1, "x/new_name.py": 30}
+    assert renames.pair_renames(gone, new) == [("a/core.py", "b/core.py"), ("changelog/12.change", "changelog/12.change.rst"),
+                                               ("x/old_name.py", "x/new_name.py")]
+    assert renames.pair_renames({"a/core.py": 50}, {"b/core.py": 5}) == []   # line counts too far apart
+    assert renames.pair_renames({"a/x.py": 3}, {"b/y.py": 3}) == []          # count-only pairs need 5 lines
+
+
+def test_file_history_follows_a_rename(ds):
+    fh = renames.FileHistory()
+    for c in ds.work:
+        fh.apply(c)
+    assert [(old, new) for _, old, new in fh.renames] == [("pkg/core.py", "pkg/engine/core.py")]
+    assert fh.ident("pkg/engine/core.py") == "pkg/core.py"
+    assert "pkg/core.py" not in fh.live and "pkg/engine/core.py" in fh.live
+
+
+def test_layout_rules_derive_package_roots_and_hubs():
+    paths = ["pkg/__init__.py", "pkg/io/__init__.py", "src/other/__init__.py", "tests/__init__.py",
+             "typing_tests/__init__.py", "docs/x.md", ".github/ci.yml"]
+    lay = layout.Layout(paths)
+    assert lay.roots == ["pkg/", "src/other/"]
+    assert lay.category(["pkg/io/a.py", "docs/x.md"]) == "code" and lay.category([".github/ci.yml"]) == "project"
+    assert lay.contexts(["pkg/a.py", "tests/test_a.py", ".github/ci.yml"]) == ["context:api", "context:devops",
+                                                                               "context:testing"]
+    touches = [{"hub", f"f{i}"} for i in range(40)]
+    assert layout.hubs(touches) == {"hub"}
+
+
+def test_grades_are_log_scaled_buckets():
+    assert [common.lines_grade(n) for n in (None, 1, 2, 3, 9, 10, 500)] == [1, 1, 1, 2, 2, 3, 3]
+
+
+def test_spread_covers_the_whole_range():
+    picked = sorted(sampling.spread(list(range(1000)), 100))
+    assert len(picked) == 100 and picked[0] < 10 and picked[-1] > 990
+    assert sampling.spread([3, 5], 100) == {3, 5}
+    assert [sampling.in_split(i, "scored") for i in (0, 1, 9, 10, 11)] == [False, True, True, False, True]
+    assert [sampling.in_split(i, "calibration") for i in (0, 1, 10)] == [True, False, True]
+
+
+def test_blame_truth_is_the_blame_origins_graded_by_lines(ds):
+    lines, qrels = gen.generate(ds, "blame")
+    pos = {c["sha"]: i for i, c in enumerate(ds.work)}
+    written: set[str] = set()
+    for step in rows(lines):
+        if "id" in step:
+            q = next(c for c in ds.work if f"q{c['sha'][:10]}" == step["id"])
+            assert step["args"]["query"].startswith(q["subject"])
+            assert ds.position(q["sha"]) % 10 != 0                       # never a calibration commit
+            judged = {d: g for qid, d, g in qrels if qid == step["id"]}
+            expected = {common.alias(o): common.lines_grade(n) for o, n in ds.blame[q["sha"]].items()}
+            assert judged == expected and set(judged) <= written
+        if step.get("tool") == "memory_write_structured":
+            written.add(step["as"])
+    merges = {common.alias(c["sha"]) for c in ds.commits if len(c["parents"]) > 1}
+    assert written == {common.alias(c["sha"]) for c in ds.work} and not written & merges
+
+
+def test_history_task_follows_renames(ds):
+    cofile = __import__(gen.__name__ + ".cofile", fromlist=["x"])
+    touched = cofile.touches(ds.work)
+    moved = [i for i, c in enumerate(ds.work) if any(f["path"] == "pkg/engine/core.py" for f in c["files"])]
+    assert len(moved) > 2 and all("pkg/core.py" in touched[i] for i in moved)
+    hub = layout.hubs(touched)
+    lines, qrels = gen.generate(ds, "history")
+    at = {f"q{c['sha'][:10]}": i for i, c in enumerate(ds.work)}
+    for q in queries(lines):
+        i = at[q["id"]]
+        expected = {common.alias(ds.work[j]["sha"]): min(len((touched[i] & touched[j]) - hub), 3)
+                    for j in range(i) if (touched[i] & touched[j]) - hub}
+        assert {d: g for qid, d, g in qrels if qid == q["id"]} == expected
+
+
+def test_files_truth_is_live_files_and_no_snapshot(ds):
+    lines, qrels = gen.generate(ds, "files")
+    assert not any(s.get("tool") == "project_index_snapshot" for s in lines[1:])
+    mover = next(c for c in ds.work if c["subject"] == "Move the core module")
+    for qid, item, _ in qrels:
+        assert item.startswith("file:")
+    assert all(item != "file:pkg/engine/core.py" or qid != f"f{mover['sha'][:10]}" for qid, item, _ in qrels)
+    later = [qid for qid, item, _ in qrels if item == "file:pkg/engine/core.py"]
+    assert later   # the renamed file is findable after the rename
+
+
+def test_branch_queries_are_real_branch_commit_messages(ds):
+    lines, qrels = gen.generate(ds, "branches")
+    asked = [s for s in lines[1:] if s.get("category") == "on-branch"]
+    subjects = {c["subject"] for c in ds.branch_commits.values()}
+    assert asked and all(s["args"]["query"].split("\n")[0] in subjects for s in asked)
+    branch_aliases = {common.alias(s) for s in ds.branch_commits}
+    assert {d for _, d, _ in qrels} <= branch_aliases
+    commits = [s for s in lines[1:] if s.get("directive") == "commit"]
+    assert len([s for s in commits if s["sha"] == sha(5000)]) == 1          # listed by two branches, recorded once
+    assert not any(s["sha"] == sha(10) for s in commits)                    # a merge is not recorded
+
+
+def test_dedup_window_is_derived_from_merge_bases(ds):
+    shas, kept = dedup.window(ds)
+    assert [b["name"] for b in kept] == ["feature/retry"]
+    assert ds.branches[0]["merge_base"] in shas and len(shas) == min(dedup.DEDUP_WINDOW, len(ds.work))
+
+
+def test_patch_summary_is_bounded_and_names_definitions():
+    patch = "diff --git a/a.py b/a.py\n@@ -1,2 +1,2 @@ def refresh():\n-x = 1\n+x = 2\n" * 40
+    s = texts.patch_summary(patch)
+    assert len(s) <= texts.PATCH_CHARS + 4 and "def refresh()" in s and "+x = 2" in s
+
+
+def test_build_writes_deterministic_files_and_run_reads_them(data, tmp_path, capsys):
+    assert main(["scenarios", "build", str(data), "--out", str(tmp_path / "a")]) == 0
+    assert main(["scenarios", "build", str(data), "--out", str(tmp_path / "b")]) == 0
+    names = sorted(p.name for p in (tmp_path / "a").glob("*.jsonl"))
+    assert names == [f"toolkit-{t}.jsonl" for t in ("blame", "branches", "dedup", "files", "history")]
+    for n in names:
+        assert (tmp_path / "a" / n).read_bytes() == (tmp_path / "b" / n).read_bytes()
+        load_scenario(tmp_path / "a" / n, tmp_path / "a" / "oracle_data")
+    capsys.readouterr()
+    assert main(["run", str(tmp_path / "a" / "toolkit-blame.jsonl"), "--out", str(tmp_path / "r"), "--quiet"]) == 0
+    report = json.loads((tmp_path / "r" / "report.json").read_text())["scenarios"]["toolkit-blame"]
+    assert report["quality"]["queries"] == len(queries(gen.generate(gen.load(data), "blame")[0]))
+    assert set(report["baselines"]) == {"recency", "bm25", "lift_over_bm25"}
+
+
+def test_calibration_split_asks_only_early_commits(ds):
+    lines, _ = gen.generate(ds, "blame", "calibration")
+    pos = {f"q{c['sha'][:10]}": ds.position(c["sha"]) for c in ds.work}
+    assert lines[0]["scenario"] == "toolkit-blame-calibration"
+    assert queries(lines) and all(pos[q["id"]] % 10 == 0 for q in queries(lines))
+
+
+def test_bad_data_folder_is_a_short_clear_error(tmp_path, capsys):
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "meta.json").write_text('{"format": 1}')
+    assert main(["scenarios", "build", str(tmp_path / "d"), "--out", str(tmp_path / "o")]) == 2
+    assert "format must be 2" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["sqlite-utils", "httpx", "attrs"])
+def test_committed_history_scenarios_are_what_the_generator_writes(name, tmp_path):
+    notes = gen.build(ROOT / "scenarios" / "data" / name, tmp_path, tmp_path / "oracle_data")
+    for path in tmp_path.glob("*.jsonl"):
+        assert path.read_bytes() == (ROOT / "scenarios" / path.name).read_bytes(), path.name
+    for qrels in (tmp_path / "oracle_data").glob("*/qrels.tsv"):
+        assert qrels.read_bytes() == (ROOT / "oracle_data" / qrels.parent.name / "qrels.tsv").read_bytes()
+    assert len(notes) == len(list(tmp_path.glob("*.jsonl")))
+
+
+def _git(repo, *args):
+    import subprocess
+    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
+                   env={"GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@x", "GIT_COMMITTER_NAME": "a",
+                        "GIT_COMMITTER_EMAIL": "a@x", "GIT_AUTHOR_DATE": "1600000000 +0000",
+                        "GIT_COMMITTER_DATE": "1600000000 +0000", "PATH": "/usr/bin:/bin", "HOME": str(repo)})
+
+
+def test_a_git_repository_is_extracted_with_blame(tmp_path, capsys):
+    extract = __import__(gen.__name__ + ".extract", fromlist=["x"])
+    repo = tmp_path / "demo"
+    (repo / "pkg").mkdir(parents=True)
+    _git(repo, "init", "-q", "-b", "main")
+    (repo / "pkg" / "__init__.py").write_text("")
+    (repo / "pkg" / "a.py").write_text("one\ntwo\nthree\nfour\n")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "Add module a with four lines")
+    (repo / "pkg" / "a.py").write_text("one\ntwo\nthree\nfour\nfive\n")
+    _git(repo, "commit", "-q", "-am", "Append a fifth line")
+    (repo / "pkg" / "a.py").write_text("ONE\ntwo\nthree\nfour\nFIVE\n")
+    _git(repo, "commit", "-q", "-am", "Rewrite the first and last lines")
+    _git(repo, "checkout", "-q", "-b", "feature")
+    (repo / "pkg" / "b.py").write_text("b\n")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "Branch work on b")
+    _git(repo, "checkout", "-q", "main")
+    folder = extract.extract(repo, tmp_path / "data" / "demo")
+    ds = gen.load(folder)
+    first, second, third = (c["sha"] for c in ds.commits)
+    assert ds.blame == {third: {first: 1, second: 1}}
+    assert [b["name"] for b in ds.branches] == ["feature"] and ds.branches[0]["merge_base"] == third
+    assert [c["subject"] for c in ds.branch_commits.values()] == ["Branch work on b"]
+    assert ds.commits[2]["files"] == [{"path": "pkg/a.py", "added": 2, "deleted": 2}]
+    out = tmp_path / "built"
+    assert main(["scenarios", "build", str(repo), "--out", str(out), "--task", "blame"]) == 0
+    assert (out / "data" / "demo" / "blame.jsonl").exists()
+    sc = load_scenario(out / "demo-blame.jsonl", out / "oracle_data")
+    assert [q.expect.grades() for q in sc.queries] == [{common.alias(first): 1, common.alias(second): 1}]
+
+
+def test_the_history_package_passes_the_independence_rule():
+    from .test_independence import violations
+    files = sorted((ROOT / "scenarios" / "generators" / "history").glob("*.py"))
+    assert len(files) >= 10
+    assert not [v for p in files for v in violations(p.read_text(), p.name)]
