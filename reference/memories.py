@@ -26,12 +26,15 @@ from reference.memory_input import check_metadata, check_tags, redact_input, red
 from reference.memory_record import MemoryEntry, SearchHit, memory_blob_record
 from reference.ontology import check_context, check_insights, check_task
 from reference.tracker import MemoryFilter, Tracker, check_where_metadata, fts_match
+from reference.tracker.filter_index import FilterIndex, labels_of
+from reference.tracker.fts_topk import ranked_matches
 from reference.tracker.memories_table import ORDER_NEWEST
 from reference.vector_search import KIND_TAGS
 from reference.vectors import VectorCache
 
 
 MAX_SALT = 64
+_RECORD_FIELDS = {"text", "task", "insights", "context", "symbol_keys", "tags", "metadata"}
 
 
 class InvalidArgument(StoreError, ValueError):
@@ -63,6 +66,7 @@ class Memories:
                  redactor: Callable[[str], str] | None = None) -> None:
         self.tracker, self.blob, self.vectors, self.embedder = tracker, blob, vectors, embedder
         self.clock, self.redactor = clock, redactor
+        self.filter_index = FilterIndex()
 
     # -- writing -----------------------------------------------------------------
     def write(self, text: Any, task: Any = None, insights: Any = None, context: Any = None,
@@ -73,29 +77,79 @@ class Memories:
         put = False
         try:
             with self.tracker.tx() as conn:
-                seq = self.tracker.next_seq(conn, "memory")
-                salt = 0
-                mid = derive_memory_id(now, seq, inp.text, salt)
-                while self.tracker.keys.is_taken(conn, mid):
-                    salt += 1
-                    if salt > MAX_SALT:
-                        raise KeyCollision(f"no free memory id after {MAX_SALT} salts (last tried {mid!r}); "
-                                           "is the key hash function degenerate?")
-                    mid = derive_memory_id(now, seq, inp.text, salt)
-                kh = self.tracker.keys.register(conn, mid, "memory")
-                entry = MemoryEntry(mid, kh, inp.task, inp.insights, inp.context, inp.symbol_keys, inp.text, inp.tags,
-                                    inp.metadata, now, now, None, None)
-                ref = self.blob.append(memory_blob_record(entry))
-                entry = replace(entry, blob_offset=ref.offset, blob_length=ref.length)
-                self.tracker.memories.insert(conn, entry)
+                entry = self._insert(conn, inp, now)
+                kh = entry.key_hash
                 if np.any(vec):
                     self.vectors.put(kh, vec, KIND_TAGS["memory"])
                     put = True
         except BaseException:
             if put:
                 self.vectors.remove(kh)  # the row was rolled back: do not leave its vector behind
+            self.filter_index.reset()
             raise
+        self._note(entry)
         return entry
+
+    def write_many(self, records: list[dict[str, Any]]) -> list[MemoryEntry]:
+        """Several writes in one transaction: all validated first, embedded in one batch, vectors in one append.
+
+        Each record holds `write`'s arguments by name (`text` required). The
+        entries get the ids, rows and blob records that the same writes made
+        one by one would get; nothing is stored if any record is invalid.
+        """
+        inputs = []
+        for i, rec in enumerate(records):
+            if not isinstance(rec, dict):
+                raise InvalidArgument(f"record {i} must be a dict of write_memory arguments, got {type(rec).__name__}")
+            unknown = sorted(set(rec) - _RECORD_FIELDS)
+            if unknown:
+                raise InvalidArgument(f"record {i}: unknown field(s) {', '.join(unknown)[:80]}")
+            inputs.append(redact_input(validate_memory(rec.get("text"), rec.get("task"), rec.get("insights"),
+                                                       rec.get("context"), rec.get("symbol_keys"), rec.get("tags"),
+                                                       rec.get("metadata")), self.redactor))
+        if not inputs:
+            return []
+        vecs = np.asarray(self.embedder.embed([inp.text for inp in inputs]), dtype=np.float32)
+        entries: list[MemoryEntry] = []
+        put: list[int] = []
+        try:
+            with self.tracker.tx() as conn:
+                for inp in inputs:
+                    entries.append(self._insert(conn, inp, self.clock.now()))
+                nonzero = np.flatnonzero(vecs.any(axis=1))
+                if nonzero.size:
+                    put = [entries[i].key_hash for i in nonzero]
+                    self.vectors.put_many(put, vecs[nonzero], KIND_TAGS["memory"])
+        except BaseException:
+            if put:
+                self.vectors.remove_many(put)  # the rows were rolled back: do not leave their vectors behind
+            raise
+        for entry in entries:
+            self._note(entry)
+        return entries
+
+    def _insert(self, conn: Any, inp: Any, now: float) -> MemoryEntry:
+        """Allocate the id, append the blob record and insert the row (inside the caller's transaction)."""
+        seq = self.tracker.next_seq(conn, "memory")
+        salt = 0
+        mid = derive_memory_id(now, seq, inp.text, salt)
+        while self.tracker.keys.is_taken(conn, mid):
+            salt += 1
+            if salt > MAX_SALT:
+                raise KeyCollision(f"no free memory id after {MAX_SALT} salts (last tried {mid!r}); "
+                                   "is the key hash function degenerate?")
+            mid = derive_memory_id(now, seq, inp.text, salt)
+        kh = self.tracker.keys.register(conn, mid, "memory")
+        entry = MemoryEntry(mid, kh, inp.task, inp.insights, inp.context, inp.symbol_keys, inp.text, inp.tags,
+                            inp.metadata, now, now, None, None)
+        ref = self.blob.append(memory_blob_record(entry))
+        entry = replace(entry, blob_offset=ref.offset, blob_length=ref.length)
+        self.tracker.memories.insert(conn, entry)
+        return entry
+
+    def _note(self, entry: MemoryEntry) -> None:
+        self.filter_index.note_write(entry.key_hash, labels_of(entry.task, entry.context, entry.insights,
+                                                               entry.tags, entry.metadata))
 
     def update_metadata(self, memory_id: str, updates: Any, *, replace_all: bool = False) -> MemoryEntry:
         """Merge `updates` into a memory's metadata (or replace it); appends a new blob record."""
@@ -112,6 +166,7 @@ class Memories:
             ref = self.blob.append(memory_blob_record(entry))
             entry = replace(entry, blob_offset=ref.offset, blob_length=ref.length)
             self.tracker.memories.update_metadata(conn, entry.key_hash, meta, now, ref.offset, ref.length)
+        self._note(entry)
         return entry
 
     def delete(self, memory_id: str) -> bool:
@@ -122,6 +177,7 @@ class Memories:
                 return False
             self.tracker.memories.delete(conn, kh)
             self.vectors.remove(kh)
+        self.filter_index.note_delete(kh)
         return True
 
     # -- reading -----------------------------------------------------------------
@@ -166,7 +222,7 @@ class Memories:
         if flt.empty:  # every memory is a candidate: the vector tags say which rows are memories
             pairs = self.vectors.topk(qvec, top_k, tags=[KIND_TAGS["memory"]], with_ties=True)
         else:
-            cands = np.asarray(self.tracker.memories.candidate_hashes(conn, flt), dtype=np.uint64)
+            cands = self.candidates(flt)
             if cands.size == 0:
                 return []
             pairs = self.vectors.topk(qvec, top_k, allowed=cands, with_ties=True)
@@ -175,14 +231,42 @@ class Memories:
         hits.sort(key=lambda x: (-x.score, x.id))
         return hits[:top_k]
 
+    def candidates(self, flt: MemoryFilter) -> np.ndarray:
+        """Key hashes (sorted uint64) of the memories passing `flt`, from the label index."""
+        return self.filter_index.candidates(self.tracker.conn(), flt)
+
     def keyword(self, query: str, flt: MemoryFilter, top_k: int = 10) -> list[SearchHit]:
         """FTS5 bm25 over text and tags; score = -bm25 (higher is better)."""
         top_k = _count("top_k", top_k)
         match = fts_match(query)
         if match is None or top_k == 0:
             return []
-        return [SearchHit(e.id, "memory", s, e)
-                for e, s in self.tracker.memories.fts(self.tracker.conn(), match, flt, top_k)]
+        conn = self.tracker.conn()
+        if flt.empty:
+            return [SearchHit(e.id, "memory", s, e) for e, s in self.tracker.memories.fts(conn, match, flt, top_k)]
+        kept = ranked_matches(conn, match, top_k, self.candidates(flt))
+        entries = self.tracker.memories.get_many(conn, [h for h, _ in kept])
+        hits = [SearchHit(entries[h].id, "memory", s, entries[h]) for h, s in kept if h in entries]
+        hits.sort(key=lambda x: (-x.score, x.id))
+        return hits[:top_k]
+
+    def ranked_ids(self, query: str, flt: MemoryFilter, k: int, *, keyword: bool = False) -> list[tuple[str, float]]:
+        """(id, score) of `search` (cosine) or `keyword` (-bm25) without reading whole rows: the same
+        ranking, best first, ties by id, for callers that need only the order (rank fusion)."""
+        k = _count("k", k)
+        conn = self.tracker.conn()
+        allowed = None if flt.empty else self.candidates(flt)
+        if k == 0 or (allowed is not None and allowed.size == 0):
+            return []
+        if keyword:
+            match = fts_match(query)
+            pairs = [] if match is None else ranked_matches(conn, match, k, allowed)
+        else:
+            qvec = self.embed_query(query)
+            pairs = self.vectors.topk(qvec, k, allowed, tags=None if allowed is not None else [KIND_TAGS["memory"]],
+                                      with_ties=True)
+        ids = self.tracker.memories.ids_of(conn, [h for h, _ in pairs])
+        return sorted(((ids[h], s) for h, s in pairs if h in ids), key=lambda x: (-x[1], x[0]))[:k]
 
     def vector_scores(self, query: str, memory_ids: list[str]) -> dict[str, float]:
         """Cosine of the query with each listed memory; ids without a vector are left out."""

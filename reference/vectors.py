@@ -187,6 +187,25 @@ class VectorCache:
             order = order[scores[order] >= scores[order[k - 1]]]
         return [(int(keys[i]), float(scores[i])) for i in order]
 
+    def scan(self, query_vec: np.ndarray, allowed: np.ndarray | None = None, *,
+             tags: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(keys, cosines) of every live candidate row, in row order (`allowed` and `tags` as in
+        `topk`), for callers that weigh every candidate's score themselves (Memory Lane)."""
+        q = self._query(query_vec)
+        with self._lock:
+            self._sync()
+            mask = self._live[: self._n]
+            if tags is not None:
+                mask = mask & np.isin(self._tags[: self._n], np.asarray(list(tags), dtype=np.uint8))
+            if allowed is None:
+                rows = np.flatnonzero(mask)
+            else:
+                rows, _ = self._rows_for(np.unique(np.asarray(allowed, dtype=np.uint64)))
+                rows = np.sort(rows[mask[rows]])
+            if rows.size == 0:
+                return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.float32)
+            return self._keys[rows], self._scores_of(rows, q)
+
     def stats(self) -> dict[str, int]:
         with self._lock:
             self._sync()

@@ -25,6 +25,10 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--agents", type=int, default=0, metavar="N",
                    help="also run the concurrent-agents census (N agents, 20 writes each) per backend and "
                         "report lost writes (default: 0, off)")
+    p.add_argument("--cluster", default=None, metavar="ADDRESS",
+                   help="run the cells (backend x scenario x repetition) on the Dask scheduler at ADDRESS")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="run the cells on a new local Dask cluster of N worker processes (extra [cluster])")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
 
 
@@ -46,8 +50,15 @@ def run(args: argparse.Namespace) -> int:
         print("codemem-bench compare: nothing to run")
         return 3
     out = args.out or reports_dir() / "latest" / "compare"
-    reports = run_backends(specs, scenarios, out, args.repeat,
-                           progress_printer(args.quiet, plan=[len(s.steps) for s in scenarios] * args.repeat * len(specs)))
+    if args.cluster or args.workers:
+        from bench.cluster import open_client, run_backends_cluster
+        with open_client(args.cluster, args.workers) as client:
+            reports = run_backends_cluster(client, specs, scenarios, out, args.repeat)
+        print(f"cells ran on the cluster; which worker measured what: {out / 'cluster.json'}")
+    else:
+        reports = run_backends(specs, scenarios, out, args.repeat,
+                               progress_printer(args.quiet, plan=[len(s.steps) for s in scenarios] * args.repeat
+                                                * len(specs)))
     comparison = build_comparison(reports, reference, TestSettings(args.seed, args.permutations, args.alpha))
     write_outputs(comparison, reports, scenarios, out)
     agents = _agents(specs, args.agents, out) if args.agents else None

@@ -1,4 +1,4 @@
-"""`codemem-bench run [SCENARIO...] [--backend NAME] [--out DIR] [--repeat N]`."""
+"""`codemem-bench run [SCENARIO...] [--backend NAME] [--out DIR] [--repeat N] [--cluster ADDRESS | --workers N]`."""
 from __future__ import annotations
 
 import argparse
@@ -18,6 +18,10 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--repeat", type=int, default=1, metavar="N",
                    help="replay the suite N times: quality from the first (all must agree), "
                         "latency as medians over the N (default: 1)")
+    p.add_argument("--cluster", default=None, metavar="ADDRESS",
+                   help="run the cells (scenario x repetition) on the Dask scheduler at ADDRESS (extra [cluster])")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="run the cells on a new local Dask cluster of N worker processes (extra [cluster])")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.add_argument("--save", metavar="NAME", help="also keep this run under reports/history/NAME/")
     p.add_argument("--compare", metavar="NAME", help="show each figure's change against saved run NAME")
@@ -33,7 +37,17 @@ def run(args: argparse.Namespace) -> int:
         print("codemem-bench run: nothing to run")
         return 3
     out = args.out or reports_dir() / "latest" / args.backend.replace(":", "-")
-    report = run_suite(args.backend, scenarios, out, progress_printer(args.quiet, plan=[len(s.steps) for s in scenarios] * args.repeat), args.keep_data, args.repeat)
+    if args.cluster or args.workers:
+        if args.keep_data:
+            raise ValueError("--keep-data is for serial runs; it cannot be combined with --cluster/--workers")
+        from bench.cluster import open_client, run_suite_cluster
+        with open_client(args.cluster, args.workers) as client:
+            report = run_suite_cluster(client, args.backend, scenarios, out, args.repeat)
+        print(f"cells ran on the cluster; which worker measured what: {out / 'cluster.json'}")
+    else:
+        report = run_suite(args.backend, scenarios, out,
+                           progress_printer(args.quiet, plan=[len(s.steps) for s in scenarios] * args.repeat),
+                           args.keep_data, args.repeat)
     path = report.save(out)
     print(report.to_table())
     print(f"report: {path} (and report.md, report.html); telemetry: {out / 'telemetry'}")

@@ -13,10 +13,16 @@ def _sklearn_hashing(**kwargs: Any) -> Embedder:
     return SklearnHashingEmbedder(**kwargs)
 
 
+def _wordllama(**kwargs: Any) -> Embedder:
+    from reference.embed.wordllama import WordLlamaEmbedder  # the optional extra [wordllama]
+    return WordLlamaEmbedder(**kwargs)
+
+
 _REGISTRY: dict[str, Callable[..., Embedder]] = {
     "hashing-v1": HashingEmbedder,
     "sentence-transformers": SentenceTransformerEmbedder,  # needs model_path=
     "sklearn-hashing-v1": _sklearn_hashing,
+    "wordllama": _wordllama,  # pip install 'codemem-bench[wordllama]'
 }
 
 

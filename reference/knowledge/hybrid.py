@@ -34,6 +34,7 @@ import numpy as np
 from reference.knowledge import entity_table, relationship_table, temporal_table
 from reference.knowledge.model import OracleHit
 from reference.tracker import MemoryFilter, fts_match, from_db, to_db
+from reference.tracker.fts_topk import ranked_matches
 from reference.vector_search import KIND_TAGS
 
 if TYPE_CHECKING:
@@ -54,51 +55,59 @@ def _normalised(scores: dict[str, float]) -> dict[str, float]:
     return {k: max(v, 0.0) / best for k, v in scores.items()}
 
 
+class Allowed:
+    """The memories passing every restriction, as sorted key hashes (membership by id or hash)."""
+
+    def __init__(self, hashes: np.ndarray, hash_fn) -> None:
+        self.hashes, self._hash_fn = hashes, hash_fn
+
+    def has_hashes(self, hashes: np.ndarray) -> np.ndarray:
+        pos = np.minimum(np.searchsorted(self.hashes, hashes), max(self.hashes.size - 1, 0))
+        return self.hashes[pos] == hashes if self.hashes.size else np.zeros(len(hashes), dtype=bool)
+
+    def __contains__(self, memory_id: str) -> bool:
+        return bool(self.has_hashes(np.asarray([self._hash_fn(memory_id)], dtype=np.uint64))[0])
+
+
 def allowed_ids(layer: "KnowledgeLayer", flt: MemoryFilter | None, after: float | None, before: float | None,
-                entity_filter: list[str] | None) -> set[str] | None:
-    """Ids that pass every restriction; None when nothing restricts."""
-    conn = layer.store.tracker.conn()
-    allowed: set[str] | None = None
+                entity_filter: list[str] | None) -> Allowed | None:
+    """The memories that pass every restriction; None when nothing restricts.
+
+    Structured filters come from the store's label index (no per-row JSON);
+    the temporal window and the entity filter are id sets, hashed here.
+    """
+    store = layer.store
+    conn = store.tracker.conn()
+    hashes: np.ndarray | None = None
     if flt is not None and not flt.empty:
-        where, params = flt.sql("m")
-        allowed = {r[0] for r in conn.execute(f"SELECT m.id FROM memories m WHERE {where}", params)}
+        hashes = store.memories.candidates(flt)
+    extra: set[str] | None = None
     if after is not None or before is not None:
-        window = temporal_table.ids_in_window(conn, after, before)
-        allowed = window if allowed is None else allowed & window
+        extra = temporal_table.ids_in_window(conn, after, before)
     if entity_filter:
         docs = entity_table.documents_with_all(conn, entity_table.resolve_refs(conn, entity_filter))
-        allowed = docs if allowed is None else allowed & docs
-    return allowed
+        extra = docs if extra is None else extra & docs
+    if extra is not None:
+        ids = np.unique(np.fromiter((store.tracker.hash_fn(i) for i in extra), dtype=np.uint64, count=len(extra)))
+        hashes = ids if hashes is None else np.intersect1d(hashes, ids, assume_unique=True)
+    return None if hashes is None else Allowed(hashes, store.tracker.hash_fn)
 
 
-def keyword_scores(conn: sqlite3.Connection, text: str, pool: int, allowed: set[str] | None) -> dict[str, float]:
-    """Memory id -> -bm25 of the `pool` best keyword matches among `allowed` (all when None)."""
+def keyword_scores(conn: sqlite3.Connection, text: str, pool: int, allowed: Allowed | None) -> dict[str, float]:
+    """Memory id -> -bm25 of the `pool` best keyword matches among `allowed` (all when None).
+
+    One ranked FTS5 query (`reference.tracker.fts_topk`); ties broken by id here.
+    """
     match = fts_match(text)
     if match is None or pool <= 0:
         return {}
-    if allowed is None:
-        # rank in the FTS index alone (joining every match to its row costs more than bm25); ids are not in
-        # the index, so a tie group reaching past the slack falls back to the join below, ordered by id
-        slack = pool + 16
-        rows = conn.execute("SELECT rowid, -bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? "
-                            "ORDER BY bm25(memories_fts) LIMIT ?", (match, slack)).fetchall()
-        if not (len(rows) == slack and rows[-1][1] == rows[min(pool, len(rows)) - 1][1]):
-            names = dict(_ids_of_hashes(conn, [r[0] for r in rows]))
-            scored = sorted(((names[r[0]], float(r[1])) for r in rows if r[0] in names), key=lambda x: (-x[1], x[0]))
-            return dict(scored[:pool])
-    base = ("SELECT m.id, -bm25(memories_fts) AS s FROM memories_fts JOIN memories m "
-            "ON m.key_hash = memories_fts.rowid WHERE memories_fts MATCH ?")
-    rows = []
-    ids = sorted(allowed) if allowed is not None else None
-    if ids is None:
-        rows = conn.execute(base, (match,)).fetchall()
-    for i in range(0, len(ids or []), 500):
-        part = ids[i: i + 500]
-        rows += conn.execute(base + f" AND m.id IN ({','.join('?' * len(part))})", (match, *part)).fetchall()
-    return {r[0]: float(r[1]) for r in sorted(rows, key=lambda r: (-r[1], r[0]))[:pool]}
+    kept = ranked_matches(conn, match, pool, None if allowed is None else allowed.hashes)
+    names = dict(_ids_of_hashes(conn, [to_db(h) for h, _ in kept]))
+    scored = sorted(((names[to_db(h)], s) for h, s in kept if to_db(h) in names), key=lambda x: (-x[1], x[0]))
+    return dict(scored[:pool])
 
 
-def vector_scores(layer: "KnowledgeLayer", text: str, pool: int, allowed: set[str] | None) -> dict[str, float]:
+def vector_scores(layer: "KnowledgeLayer", text: str, pool: int, allowed: Allowed | None) -> dict[str, float]:
     store = layer.store
     qvec = store.memories.embed_query(text)
     if not np.any(qvec) or pool <= 0:
@@ -106,13 +115,12 @@ def vector_scores(layer: "KnowledgeLayer", text: str, pool: int, allowed: set[st
     conn = store.tracker.conn()
     if allowed is None:
         pairs = store.vectors.topk(qvec, pool, tags=[KIND_TAGS["memory"]], with_ties=True)
-        names = {from_db(h): i for h, i in _ids_of_hashes(conn, [to_db(h) for h, _ in pairs])}
-        scored = [(names[h], s) for h, s in pairs if h in names]
+    elif allowed.hashes.size == 0:
+        return {}
     else:
-        ids = sorted(allowed)
-        hashes = [store.tracker.hash_fn(i) for i in ids]
-        sims = store.vectors.scores(qvec, hashes)
-        scored = [(i, float(s)) for i, s in zip(ids, sims) if not np.isnan(s)]
+        pairs = store.vectors.topk(qvec, pool, allowed=allowed.hashes, with_ties=True)
+    names = {from_db(h): i for h, i in _ids_of_hashes(conn, [to_db(h) for h, _ in pairs])}
+    scored = [(names[h], s) for h, s in pairs if h in names]
     scored.sort(key=lambda x: (-x[1], x[0]))
     return dict(scored[:pool])
 
@@ -184,7 +192,7 @@ def _score(layer: "KnowledgeLayer", conn: sqlite3.Connection, hits: dict[str, Or
 
 
 def _enrich(layer: "KnowledgeLayer", conn: sqlite3.Connection, hits: dict[str, OracleHit], now: float,
-            min_relevance: float | None, allowed: set[str] | None) -> None:
+            min_relevance: float | None, allowed: Allowed | None) -> None:
     """Pull in the memories that update, extend or derive from results; demote superseded results."""
     frontier = set(hits)
     for _ in range(MAX_HOPS):

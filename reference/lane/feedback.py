@@ -87,6 +87,12 @@ class FeedbackTable:
             out.update({m: FeedbackState(m, int(h), int(x)) for m, h, x in rows})
         return out
 
+    def all_states(self, conn: sqlite3.Connection) -> list[FeedbackState]:
+        """Counts of every memory that has any feedback (proportional to the feedback given, not the store)."""
+        rows = conn.execute("SELECT memory_id, sum(signal = 'helpful'), sum(signal = 'harmful') FROM lane_feedback "
+                            "GROUP BY memory_id").fetchall()
+        return [FeedbackState(m, int(h), int(x)) for m, h, x in rows]
+
     def state(self, conn: sqlite3.Connection, memory_id: str) -> FeedbackState:
         return self.states(conn, [memory_id]).get(memory_id, FeedbackState(memory_id))
 

@@ -17,11 +17,11 @@
    never invert an order; ties break by id. Memories listed in `exclude`
    (already injected in the session) are left out.
 
-Candidates are scored in growing batches (cosines from the vector cache, the
-type and feedback of each from one light query) until the k-th final score
-beats what any unscored candidate could reach (its cosine times the largest
-weight x boost x feedback factor this query allows), so the top k equals
-re-ranking every candidate; only the top k rows are then read whole.
+Candidates are scored all at once, in one pass over the vectors: each one's
+type comes from the store's label index (metadata `memory_type`), its
+feedback factor from the feedback table (only memories with feedback have a
+row), so no per-candidate row is read; only the top k (and any tie with the
+k-th) are then read whole.
 """
 from __future__ import annotations
 
@@ -32,13 +32,12 @@ from typing import Any
 import numpy as np
 
 from reference.lane import metadata as lane_meta
-from reference.lane.feedback import MAX_FACTOR, FeedbackTable
+from reference.lane.feedback import FeedbackTable
 from reference.lane.intent import detect_intents, intent_boost
 from reference.lane.resolver import Ambiguity, Resolution
-from reference.lane.scoring import Floors, final_score
+from reference.lane.scoring import Floors
 from reference.lane.taxonomy import MemoryType, type_weight
 from reference.memory_record import MemoryEntry
-from reference.tracker.codec import from_db, to_db
 from reference.vector_search import KIND_TAGS
 
 MEMORY_TAG = KIND_TAGS["memory"]
@@ -134,45 +133,61 @@ class LaneSearch:
         qvec = store.memories.embed_query(query)
         allowed = None
         if not flt.empty:
-            allowed = np.asarray(store.tracker.memories.candidate_hashes(conn, flt), dtype=np.uint64)
+            allowed = store.memories.candidates(flt)
             if allowed.size == 0:
                 return []
-        bound = max(type_weight(t) * intent_boost(t, intents) for t in MemoryType) * MAX_FACTOR
-        light: dict[int, tuple[str, MemoryType, float]] = {}   # key hash -> (id, type, feedback factor)
-        depth = max(4 * top_k, 32)
-        while True:
-            pairs = store.vectors.topk(qvec, depth, allowed, tags=None if allowed is not None else [MEMORY_TAG],
-                                       with_ties=True)
-            kept = [(h, c) for h, c in pairs if floor is None or (c >= floor and c > 0)]
-            self._load_light(conn, [h for h, _ in kept if h not in light], light)
-            scored = sorted(((final_score(max(c, 0.0), type_weight(light[h][1]), intent_boost(light[h][1], intents),
-                                          light[h][2]), light[h][0], h, c)
-                             for h, c in kept if h in light and light[h][0] not in exclude),
-                            key=lambda x: (-x[0], x[1]))
-            last = max(pairs[-1][1], 0.0) if pairs else 0.0
-            exhausted = len(pairs) < depth or (floor is not None and (last < floor or last <= 0))
-            if exhausted or (len(scored) >= top_k and scored[top_k - 1][0] > last * bound):
-                break
-            depth *= 4
-        top = scored[:top_k]
-        entries = store.tracker.memories.get_many(conn, [h for _, _, h, _ in top])
-        return [self._hit(entries[h], final, c, intents, light[h][2]) for final, _, h, c in top if h in entries]
-
-    def _load_light(self, conn: Any, hashes: list[int], out: dict[int, tuple[str, MemoryType, float]]) -> None:
-        """Id, lane type and feedback factor of each memory, without reading whole rows."""
-        rows: list[tuple[int, str, Any]] = []
-        for i in range(0, len(hashes), 500):
-            part = [to_db(h) for h in hashes[i: i + 500]]
-            rows += conn.execute(f"SELECT key_hash, id, json_extract(metadata, '$.memory_type') FROM memories "
-                                 f"WHERE key_hash IN ({','.join('?' * len(part))})", part).fetchall()
-        states = self.feedback.states(conn, [r[1] for r in rows])
-        for kh, mid, mtype in rows:
-            state = states.get(mid)
-            out[from_db(kh)] = (mid, lane_meta.read({"memory_type": mtype}).memory_type,
-                                state.factor if state is not None else 1.0)
+        # one pass over the vectors; each deeper look below selects from the same scores
+        keys, cosines = store.vectors.scan(qvec, allowed, tags=None if allowed is not None else [MEMORY_TAG])
+        if keys.size == 0:
+            return []
+        # every candidate scored at once (no widening passes): type weight, intent boost, feedback factor
+        tw = np.full(keys.size, type_weight(lane_meta.DEFAULT_TYPE))
+        ib = np.full(keys.size, intent_boost(lane_meta.DEFAULT_TYPE, intents))
+        for t in MemoryType:
+            if t is lane_meta.DEFAULT_TYPE:
+                continue
+            typed = _members(keys, store.memories.filter_index.labelled(conn, ("str", "memory_type", t.value)))
+            tw[typed], ib[typed] = type_weight(t), intent_boost(t, intents)
+        factor = np.ones(keys.size)
+        states = self.feedback.all_states(conn)
+        if states:
+            fb = np.asarray([store.tracker.hash_fn(st.memory_id) for st in states], dtype=np.uint64)
+            order = np.argsort(keys, kind="stable")
+            pos = np.searchsorted(keys[order], fb)
+            ok = pos < keys.size
+            ok[ok] = keys[order[pos[ok]]] == fb[ok]
+            factor[order[pos[ok]]] = [st.factor for st, y in zip(states, ok) if y]
+        c = cosines.astype(np.float64)
+        final = np.maximum(c, 0.0) * tw * ib * factor  # seed 004's product, in final_score's order
+        keep = np.ones(keys.size, dtype=bool)
+        if floor is not None:
+            keep &= (c >= floor) & (c > 0)
+        if exclude:
+            ex = np.asarray([store.tracker.hash_fn(m) for m in exclude], dtype=np.uint64)
+            keep &= ~np.isin(keys, ex)
+        idx = np.flatnonzero(keep)
+        if idx.size == 0:
+            return []
+        # the top_k plus every memory tied with the k-th (ties go by id, which needs the rows)
+        if idx.size > top_k:
+            kth = np.partition(final[idx], idx.size - top_k)[idx.size - top_k]
+            idx = idx[final[idx] >= kth]
+        entries = store.tracker.memories.get_many(conn, [int(k) for k in keys[idx]])
+        ranked = sorted(((float(final[i]), entries[int(keys[i])].id, i) for i in idx
+                         if int(keys[i]) in entries and entries[int(keys[i])].id not in exclude),
+                        key=lambda x: (-x[0], x[1]))[:top_k]
+        return [self._hit(entries[int(keys[i])], f, float(c[i]), intents, float(factor[i])) for f, _, i in ranked]
 
     @staticmethod
     def _hit(entry: MemoryEntry, final: float, cosine: float, intents: frozenset[MemoryType], factor: float) -> LaneHit:
         fields = lane_meta.read(entry.metadata)
         return LaneHit(entry.id, final, cosine, fields.memory_type, type_weight(fields.memory_type),
                        intent_boost(fields.memory_type, intents), factor, fields.entity_slugs, entry)
+
+
+def _members(keys: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
+    """Mask of `keys` (any order) present in `sorted_set` (sorted uint64)."""
+    if sorted_set.size == 0:
+        return np.zeros(keys.size, dtype=bool)
+    pos = np.minimum(np.searchsorted(sorted_set, keys), sorted_set.size - 1)
+    return sorted_set[pos] == keys

@@ -54,24 +54,16 @@ class RRFRanker:
 
     def search(self, query: Query) -> list[SearchHit]:
         depth = max(self.depth, query.top_k)
-        gb = self.galaxybrain.search(Query(query.text, query.task, query.context, query.insights, query.tags,
-                                           depth, query.where_metadata))
         if query.text is None or not query.text.strip():
-            return gb[: query.top_k]
-        keyword, vector = self._lists(query, depth)
-        fused = rrf([keyword, vector, [h.id for h in gb]], self.k)[: query.top_k]
-        entries = {h.id: h.entry for h in gb}
-        missing = [m for m, _ in fused if m not in entries]
-        for m in missing:
-            entries[m] = self.store.memories.get(m)
-        return [SearchHit(m, "memory", s, entries[m]) for m, s in fused if entries[m] is not None]
-
-    def _lists(self, query: Query, depth: int) -> tuple[list[str], list[str]]:
-        text = query.text
+            return self.galaxybrain.search(Query(query.text, query.task, query.context, query.insights, query.tags,
+                                                 query.top_k, query.where_metadata))
         flt = self.store.memories.filter(query.task, query.context, query.insights, query.tags, query.where_metadata)
-        if flt.empty:
-            keyword = sorted(self.store.fts_scores(text, depth).items(), key=lambda x: (-x[1], x[0]))
-            return [m for m, _ in keyword], [h.id for h in self.store.vector_topk(text, depth)]
-        keyword_hits = self.store.memories.keyword(text, flt, depth)
-        vector_hits = self.store.memories.search(text, flt, depth)
-        return [h.id for h in keyword_hits], [h.id for h in vector_hits]
+        keyword = [m for m, _ in self.store.memories.ranked_ids(query.text, flt, depth, keyword=True)]
+        vector = [m for m, _ in self.store.memories.ranked_ids(query.text, flt, depth)]
+        # galaxybrain's list for a text query is the filtered cosine ranking, i.e. `vector` (see the module
+        # docstring; tests/reference/rankers/test_rrf.py checks the two agree), so it is not computed twice
+        fused = rrf([keyword, vector, vector], self.k)[: query.top_k]
+        tracker = self.store.tracker
+        rows = tracker.memories.get_many(tracker.conn(), [tracker.hash_fn(m) for m, _ in fused])
+        entries = {e.id: e for e in rows.values()}
+        return [SearchHit(m, "memory", s, entries[m]) for m, s in fused if m in entries]

@@ -117,6 +117,16 @@ class MemoriesTable:
                 out[e.key_hash] = e
         return out
 
+    def ids_of(self, conn: sqlite3.Connection, key_hashes: list[int]) -> dict[int, str]:
+        """Key hash -> memory id, for the hashes that have a row (no JSON decoded)."""
+        out: dict[int, str] = {}
+        for i in range(0, len(key_hashes), 500):
+            part = [to_db(h) for h in key_hashes[i: i + 500]]
+            rows = conn.execute(f"SELECT key_hash, id FROM memories WHERE key_hash IN ({','.join('?' * len(part))})",
+                                part)
+            out.update((from_db(kh), mid) for kh, mid in rows)
+        return out
+
     def exists_id(self, conn: sqlite3.Connection, memory_id: str) -> bool:
         return conn.execute("SELECT 1 FROM memories WHERE id = ?", (memory_id,)).fetchone() is not None
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from reference.clock import Clock
 from reference.rankers import RANKERS, Query, make_ranker
+from reference.embed.env import env_embedder
 from reference.store import MemoryStore
 from reference.telemetry import TelemetrySink
 
@@ -41,7 +42,7 @@ class ReferenceBackend(GraphPart, PatternPart, KnowledgePart, LanePart, ProjectP
 
     def open(self, data_dir: Path, clock: Clock, telemetry: TelemetrySink) -> None:
         self.data_dir, self.clock, self.telemetry = Path(data_dir), clock, telemetry
-        self.store = MemoryStore.open(self.data_dir, clock=clock, telemetry=telemetry)
+        self.store = MemoryStore.open(self.data_dir, clock=clock, telemetry=telemetry, embedder=env_embedder())
         self.session_id: str | None = None
         self._on_open()
         self.ranker = make_ranker(self.option or "galaxybrain", self.store)

@@ -85,3 +85,15 @@ def test_rrf_ranker_without_text_lists_like_the_store(corpus):
 def test_rankers_are_registered():
     assert RANKERS["rrf"] == "reference.rankers.rrf:RRFRanker"
     assert RANKERS["memory-lane"] == "reference.rankers.memory_lane:MemoryLaneRanker"
+
+
+@pytest.mark.parametrize("context", [None, ["context:auth"]])
+def test_vector_list_is_galaxybrains_ranking(corpus, context):
+    """The rrf ranker counts its vector list twice, as galaxybrain's; they must be the same ranking."""
+    store, _ = corpus
+    flt = store.memories.filter(context=context)
+    for text in ("alpha bravo", "kilo lima mike", "papa"):
+        gb = make_ranker("galaxybrain", store).search(Query(text, context=context, top_k=30))
+        assert [h.id for h in gb] == [m for m, _ in store.memories.ranked_ids(text, flt, 30)]
+        kw = store.memories.keyword(text, flt, 30)
+        assert [(h.id, h.score) for h in kw] == store.memories.ranked_ids(text, flt, 30, keyword=True)

@@ -1,0 +1,220 @@
+"""Search and write speed at scale: every ranker against the exact-scan floor, in one run.
+
+Run:  python -m pytest bench/benchmarks/bench_scale.py --benchmark-only
+Scale: CODEMEM_BENCH_SCALE=small (2,000 memories, default, CI), medium (10,000),
+full (100,000), or a number of memories. CODEMEM_BENCH_RANKERS=a,b picks rankers;
+CODEMEM_BENCH_KNOWLEDGE=0 builds the store without the knowledge layer (then leave
+oracle-hybrid out): at 100k its per-write cost makes the build take hours today.
+
+The module builds one store of N memories with the batch write path
+(`MemoryStore.write_memories`, 1,000 per batch, knowledge layer on), timing
+single writes (`write_memory`) as the store passes 1k, 10k and 100k. Then each
+ranker (galaxybrain, oracle-hybrid, memory-lane, rrf) answers 30 queries, with
+the text alone and with a task + context filter. Beside them, in the same run,
+the exact-scan floor: a bare numpy `matrix @ query` plus `argpartition` over the
+same float32 matrix, held in RAM. Every ranker's `extra_info` holds p50/p95 in
+ms and both as ratios to the floor's; the table of all figures is written to
+/tmp/codemem-bench-scale/report-N.md at the end of the module (and printed with -s).
+"""
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from threadpoolctl import threadpool_limits
+
+from reference.clock import LogicalClock
+from reference.knowledge import KnowledgeLayer
+from reference.rankers import Query
+from reference.rankers.registry import make_ranker
+from reference.store import MemoryStore
+
+SCALES = {"small": 2_000, "medium": 10_000, "full": 100_000}
+SCALE = os.environ.get("CODEMEM_BENCH_SCALE", "small")
+N = SCALES[SCALE] if SCALE in SCALES else int(SCALE)
+BATCH = 1_000
+SINGLE_AT = [n for n in (1_000, 10_000, 100_000) if n <= N]
+SINGLE_WRITES = 30
+RANKERS = tuple(r for r in os.environ.get("CODEMEM_BENCH_RANKERS", "galaxybrain,oracle-hybrid,memory-lane,rrf")
+                .split(",") if r)
+# CODEMEM_BENCH_KNOWLEDGE=0 builds without the knowledge layer (its per-write cost grows with the store
+# today); then leave oracle-hybrid out of CODEMEM_BENCH_RANKERS, as it would backfill the layer
+KNOWLEDGE = os.environ.get("CODEMEM_BENCH_KNOWLEDGE", "1") != "0"
+REPORT = Path("/tmp/codemem-bench-scale") / f"report-{N}.md"
+
+WORDS = ("auth token refresh race billing invoice decimal cache redis queue worker retry timeout deploy docker "
+         "schema migration index query latency frontend button modal css api endpoint session cookie webhook "
+         "stripe rounding tax locale font grid layout hydration ssr bundle lint flaky test fixture mock").split()
+VOCAB = [f"term{i}" for i in range(3000)]
+VOCAB_WEIGHTS = [1.0 / (r + 1) for r in range(len(VOCAB))]
+TASKS = ["task:debug", "task:refactor", "task:optimize", "task:implement_feature", None]
+CONTEXTS = ["context:auth", "context:billing", "context:api", "context:frontend", "context:data"]
+
+
+def _record(rng: random.Random, i: int) -> dict:
+    words = rng.choices(WORDS, k=6) + rng.choices(VOCAB, weights=VOCAB_WEIGHTS, k=14)
+    return dict(text=" ".join(words) + f" item{i}", task=rng.choice(TASKS),
+                context=rng.sample(CONTEXTS, rng.randint(0, 2)), tags=rng.sample(["p1", "p2", "p3", "p4"], 1),
+                metadata={"branch": rng.choice(["main", "dev", "feature-x"])})
+
+
+def _queries(rng: random.Random) -> list[Query]:
+    texts = [" ".join(rng.choices(WORDS, k=3) + rng.choices(VOCAB, weights=VOCAB_WEIGHTS, k=2)) for _ in range(30)]
+    return [Query(t) for t in texts]
+
+
+def _filtered(queries: list[Query], rng: random.Random) -> list[Query]:
+    return [Query(q.text, task=rng.choice(TASKS[:4]), context=[rng.choice(CONTEXTS)]) for q in queries]
+
+
+def _pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p * (len(xs) - 1))))]
+
+
+class Figures:
+    """Everything the module measured, written out as one table at the end."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, str]] = []
+
+    def add(self, name: str, value: str) -> None:
+        self.rows.append((name, value))
+
+    def write(self) -> str:
+        text = f"# bench_scale at N = {N:,} memories\n\n| measure | value |\n|---|---|\n"
+        text += "".join(f"| {a} | {b} |\n" for a, b in self.rows)
+        REPORT.parent.mkdir(parents=True, exist_ok=True)
+        REPORT.write_text(text)
+        return text
+
+
+@pytest.fixture(scope="module")
+def figures():
+    figs = Figures()
+    yield figs
+    print("\n" + figs.write())
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, figures):
+    """The store of N memories, built once; single-write latency sampled at 1k / 10k / 100k."""
+    path = tmp_path_factory.mktemp("bench_scale")
+    clock = LogicalClock(1_700_000_000.0)
+    store = MemoryStore.open(path, clock=clock)
+    if KNOWLEDGE:
+        KnowledgeLayer.for_store(store)  # on, as the reference backend and the MCP server open it
+    rng = random.Random(0)
+    single: dict[int, list[float]] = {}
+    batch_s, written, i = 0.0, 0, 0
+    while written < N or SINGLE_AT:
+        if SINGLE_AT and written >= min(SINGLE_AT[0], N):
+            lat = []
+            for _ in range(SINGLE_WRITES):
+                clock.advance(1)
+                rec = _record(rng, i)
+                i += 1
+                t0 = time.perf_counter()
+                store.write_memory(**rec)
+                lat.append((time.perf_counter() - t0) * 1e3)
+            single[SINGLE_AT.pop(0)] = lat
+            written += SINGLE_WRITES
+            continue
+        clock.advance(1)
+        recs = [_record(rng, i + j) for j in range(min(BATCH, N - written))]
+        i += len(recs)
+        t0 = time.perf_counter()
+        store.write_memories(recs)
+        batch_s += time.perf_counter() - t0
+        written += len(recs)
+    figures.add(f"batch ingest (write_memories, knowledge layer {'on' if KNOWLEDGE else 'off'})",
+                f"{(written - SINGLE_WRITES * len(single)) / batch_s:,.0f} memories/s")
+    for size, lat in single.items():
+        figures.add(f"single write p50 / p95 at {size:,}", f"{statistics.median(lat):.2f} / {_pct(lat, .95):.2f} ms")
+    yield store, single
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def floor(built, figures):
+    """The exact-scan floor: bare matmul + argpartition over the same rows, held in RAM.
+
+    Returns one floor query as a function; each ranker test interleaves it with
+    its own queries, so both see the same machine load (the ratio is per test).
+    """
+    store, _ = built
+    # one BLAS thread: waking sleeping BLAS threads after each ranker query cost 10-20 ms here (2 shared cores)
+    limiter = threadpool_limits(limits=1, user_api="blas")
+    keys, _ = store.vectors.scan(np.ones(store.vectors.dim, dtype=np.float32), tags=[4])
+    mat = np.stack([store.vectors.get(int(k)) for k in keys])
+    qs = np.random.default_rng(0).standard_normal((30, mat.shape[1])).astype(np.float32)
+    state = {"i": 0}
+
+    def one() -> float:
+        q = qs[state["i"] % len(qs)]
+        state["i"] += 1
+        t0 = time.perf_counter()
+        s = mat @ q
+        np.argpartition(s, len(s) - 10)[-10:]
+        return (time.perf_counter() - t0) * 1e3
+
+    lat = [one() for _ in range(90)]
+    figures.add(f"exact-scan floor alone ({mat.shape[0]:,} x {mat.shape[1]} float32 matmul + argpartition)",
+                f"{statistics.median(lat):.2f} / {_pct(lat, .95):.2f} ms (p50 / p95)")
+    yield one
+    limiter.restore_original_limits()
+
+
+@pytest.mark.parametrize("filtered", [False, True], ids=["query", "filtered"])
+@pytest.mark.parametrize("name", RANKERS)
+def test_ranker_latency(benchmark, built, floor, figures, name, filtered):
+    store, _ = built
+    ranker = make_ranker(name, store)
+    rng = random.Random(1)
+    queries = _queries(rng)
+    if filtered:
+        queries = _filtered(queries, rng)
+    for q in queries:  # warm: first-use index builds, caches
+        ranker.search(q)
+    lat: list[float] = []
+    floor_lat: list[float] = []
+    for q in queries * 3:  # ranker and floor interleaved, for the ratios
+        t0 = time.perf_counter()
+        ranker.search(q)
+        lat.append((time.perf_counter() - t0) * 1e3)
+        floor_lat.append(floor())
+    it = iter(queries * 3)
+
+    def one() -> None:
+        assert isinstance(ranker.search(next(it)), list)
+
+    benchmark.pedantic(one, rounds=len(queries) * 3, iterations=1)
+    p50, p95 = statistics.median(lat), _pct(lat, .95)
+    f50, f95 = statistics.median(floor_lat), _pct(floor_lat, .95)
+    benchmark.extra_info.update(n=N, p50_ms=round(p50, 3), p95_ms=round(p95, 3), floor_p50_ms=round(f50, 3),
+                                floor_p95_ms=round(f95, 3), p50_over_floor=round(p50 / f50, 2),
+                                p95_over_floor=round(p95 / f95, 2))
+    figures.add(f"{name}, {'task+context filter' if filtered else 'query only'}",
+                f"{p50:.2f} / {p95:.2f} ms; floor beside it {f50:.2f} / {f95:.2f} ms; "
+                f"ratio {p50 / f50:.1f}x / {p95 / f95:.1f}x")
+
+
+def test_bare_batch_ingest(benchmark, tmp_path, figures):
+    """write_memories into a store without the knowledge layer: the store's own share of a write."""
+    n = min(N, 10_000)
+    rng = random.Random(7)
+    batches = [[_record(rng, b + j) for j in range(min(BATCH, n - b))] for b in range(0, n, BATCH)]
+    clock = LogicalClock(1_700_000_000.0)
+    store = MemoryStore.open(tmp_path / "bare", clock=clock)
+    t0 = time.perf_counter()
+    it = iter(batches)
+    benchmark.pedantic(lambda: store.write_memories(next(it)), rounds=len(batches), iterations=1)
+    rate = n / (time.perf_counter() - t0)
+    store.close()
+    benchmark.extra_info.update(n=n, memories_per_s=round(rate))
+    figures.add(f"batch ingest, bare store (no knowledge layer), {n:,} memories", f"{rate:,.0f} memories/s")

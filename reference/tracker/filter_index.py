@@ -1,0 +1,166 @@
+"""Precomputed label sets that answer a `MemoryFilter` without parsing JSON per row.
+
+The SQL filter (`MemoryFilter.sql`) parses every row's JSON columns, which
+dominated filtered searches at 100k memories. This index keeps, for every
+label a filter can name — `task` value, each `context` / `insights` / `tags`
+element, each top-level metadata key's scalar values (array elements and
+object members too, as `json_each` sees them) and which keys are non-null —
+the key hashes carrying it, as a sorted uint64 array. `candidates(conn, flt)`
+intersects those arrays: the same answer as the SQL filter (tests compare
+them), in time proportional to the label sets, not to the store.
+
+Freshness: the writer (`Memories`) reports its own writes, updates and
+deletes with `note_*`, after they commit; any other connection's commit (another
+process, or another thread's connection) shows in `PRAGMA data_version` and
+makes the next `candidates` rebuild from the table (one scan, about 1 s at
+100k memories). `reset()` forgets everything (the writer calls it when a
+transaction rolls back).
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from reference.tracker.codec import from_db
+from reference.tracker.filters import MemoryFilter
+
+Label = tuple
+_EMPTY = np.zeros(0, dtype=np.uint64)
+
+
+def _scalar(v: Any) -> tuple:
+    """How SQLite compares a JSON value: bools are integers, 1 == 1.0, text never equals a number."""
+    if isinstance(v, bool):
+        return ("n", int(v))
+    if isinstance(v, (int, float)):
+        return ("n", v)
+    if isinstance(v, str):
+        return ("s", v)
+    # a nested array or object: json_each yields its minified JSON text
+    return ("s", json.dumps(v, ensure_ascii=False, separators=(",", ":")))
+
+
+def labels_of(task: str | None, context: Iterable[str], insights: Iterable[str], tags: Iterable[str],
+              metadata: dict[str, Any]) -> tuple[Label, ...]:
+    """Every label a memory with these fields carries."""
+    out: list[Label] = [("all",)]
+    if task is not None:
+        out.append(("task", task))
+    out += [("context", v) for v in context] + [("insights", v) for v in insights] + [("tags", v) for v in tags]
+    for key, value in metadata.items():
+        if value is None:
+            continue
+        out.append(("present", key))
+        if isinstance(value, str):  # readers that take only a scalar string (Memory Lane's memory_type)
+            out.append(("str", key, value))
+        elems = value if isinstance(value, list) else list(value.values()) if isinstance(value, dict) else [value]
+        out += [("meta", key, _scalar(e)) for e in elems if e is not None]
+    return tuple(dict.fromkeys(out))
+
+
+class FilterIndex:
+    """Label -> key hashes of the memories table, kept in memory (see module docstring)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._built = False
+        self._sets: dict[Label, set[int]] = {}
+        self._arrays: dict[Label, np.ndarray] = {}
+        self._of: dict[int, tuple[Label, ...]] = {}
+        self._versions: dict[int, int] = {}
+
+    # -- maintenance -------------------------------------------------------------
+    def reset(self) -> None:
+        with self._lock:
+            self._built = False
+            self._sets, self._arrays, self._of, self._versions = {}, {}, {}, {}
+
+    def note_write(self, key_hash: int, labels: tuple[Label, ...]) -> None:
+        """A memory was inserted (or its labels replaced) and committed."""
+        with self._lock:
+            if not self._built:
+                return
+            self._drop(key_hash)
+            self._of[key_hash] = labels
+            for lab in labels:
+                self._sets.setdefault(lab, set()).add(key_hash)
+                self._arrays.pop(lab, None)
+
+    def note_delete(self, key_hash: int) -> None:
+        with self._lock:
+            if self._built:
+                self._drop(key_hash)
+
+    def _drop(self, key_hash: int) -> None:
+        for lab in self._of.pop(key_hash, ()):
+            self._sets[lab].discard(key_hash)
+            self._arrays.pop(lab, None)
+
+    def _build(self, conn: sqlite3.Connection) -> None:
+        self.reset()
+        rows = conn.execute("SELECT key_hash, task, context, insights, tags, metadata FROM memories")
+        loads = json.loads
+        for kh, task, context, insights, tags, meta in rows:
+            h = from_db(kh)
+            labels = labels_of(task, loads(context or "[]"), loads(insights or "[]"), loads(tags or "[]"),
+                               loads(meta or "{}"))
+            self._of[h] = labels
+            for lab in labels:
+                self._sets.setdefault(lab, set()).add(h)
+        self._built = True
+
+    def _fresh(self, conn: sqlite3.Connection) -> None:
+        version = conn.execute("PRAGMA data_version").fetchone()[0]
+        seen = self._versions.get(id(conn))
+        if not self._built or (seen is not None and seen != version):
+            self._build(conn)
+        self._versions[id(conn)] = version
+
+    # -- reading -----------------------------------------------------------------
+    def _array(self, lab: Label) -> np.ndarray:
+        arr = self._arrays.get(lab)
+        if arr is None:
+            s = self._sets.get(lab)
+            arr = np.sort(np.fromiter(s, dtype=np.uint64, count=len(s))) if s else _EMPTY
+            self._arrays[lab] = arr
+        return arr
+
+    def labelled(self, conn: sqlite3.Connection, label: Label) -> np.ndarray:
+        """Key hashes (sorted uint64) of the memories carrying one label, e.g. ("str", "memory_type", "decision")."""
+        with self._lock:
+            self._fresh(conn)
+            return self._array(tuple(label))
+
+    def candidates(self, conn: sqlite3.Connection, flt: MemoryFilter) -> np.ndarray:
+        """Key hashes (sorted, unique uint64) of the memories passing `flt`."""
+        with self._lock:
+            self._fresh(conn)
+            parts: list[np.ndarray] = []
+            if flt.task is not None:
+                parts.append(self._array(("task", flt.task)))
+            for field, values in (("context", flt.context), ("insights", flt.insights), ("tags", flt.tags)):
+                parts += [self._array((field, v)) for v in values]
+            for key, values in sorted((flt.where_metadata or {}).items()):
+                parts.append(self._metadata(key, values))
+            if not parts:
+                return self._array(("all",)).copy()
+            parts.sort(key=len)
+            out = parts[0]
+            for p in parts[1:]:
+                if out.size == 0:
+                    break
+                out = np.intersect1d(out, p, assume_unique=True)
+            return out.copy() if out is parts[0] else out
+
+    def _metadata(self, key: str, values: list[Any]) -> np.ndarray:
+        arrays = [self._array(("meta", key, _scalar(v))) for v in values if v is not None]
+        if any(v is None for v in values):
+            arrays.append(np.setdiff1d(self._array(("all",)), self._array(("present", key)), assume_unique=True))
+        if not arrays:
+            return _EMPTY
+        return arrays[0] if len(arrays) == 1 else np.unique(np.concatenate(arrays))

@@ -1,0 +1,46 @@
+"""The batch write path stores what the same writes one by one store, atomically."""
+from __future__ import annotations
+
+import pytest
+
+from reference.clock import LogicalClock
+from reference.memory_input import InvalidMemory
+from reference.memories import InvalidArgument
+from reference.store import MemoryStore
+
+RECORDS = [dict(text=f"fix the auth token race number {i}", task="task:debug", context=["context:auth"],
+                tags=["p1"], metadata={"branch": "main" if i % 2 else "dev"}) for i in range(25)]
+
+
+def _rows(store):
+    return [(e.id, e.text, e.task, e.context, e.tags, e.metadata, e.created_at)
+            for e in store.list_memories(limit=1000)]
+
+
+def test_batch_equals_single_writes(tmp_path):
+    one = MemoryStore.open(tmp_path / "one", clock=LogicalClock(1_700_000_000.0))
+    for r in RECORDS:
+        one.write_memory(**r)
+    many = MemoryStore.open(tmp_path / "many", clock=LogicalClock(1_700_000_000.0))
+    seen = []
+    many.add_write_listener(lambda e: seen.append(e.id))
+    entries = many.write_memories(RECORDS)
+    assert _rows(one) == _rows(many) and len(entries) == 25
+    assert seen == [e.id for e in entries]  # layers hear every write, in order
+    for e in entries:
+        assert many.memories.get(e.id) == e
+    hits_one = one.search_memories("auth token race number 7", task="task:debug", where_metadata={"branch": ["main"]})
+    hits_many = many.search_memories("auth token race number 7", task="task:debug", where_metadata={"branch": ["main"]})
+    assert [(h.id, h.score) for h in hits_one] == [(h.id, h.score) for h in hits_many] and hits_many
+    one.close()
+    many.close()
+
+
+def test_one_bad_record_stores_nothing(tmp_path):
+    store = MemoryStore.open(tmp_path, clock=LogicalClock(1_700_000_000.0))
+    with pytest.raises(InvalidMemory):
+        store.write_memories([RECORDS[0], dict(text="")])
+    with pytest.raises(InvalidArgument, match="record 1: unknown field"):
+        store.write_memories([RECORDS[0], dict(text="x", colour="red")])
+    assert store.list_memories() == [] and len(store.vectors) == 0
+    store.close()
