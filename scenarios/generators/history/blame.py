@@ -9,7 +9,7 @@ that are merges or not on the default branch are not memories and are dropped.
 """
 from __future__ import annotations
 
-from .common import NDCG_TARGET, Qrels, alias, header, layout_of, lines_grade, write_step
+from .common import NDCG_TARGET, Qrels, alias, header, layout_of, memory_stream, lines_grade, write_step
 from .dataset import Dataset
 from .sampling import in_split, spread
 from .texts import MIN_QUERY_CHARS, query_text
@@ -26,19 +26,7 @@ def build(ds: Dataset, name: str, split: str = "scored") -> tuple[list[dict], Qr
         if origins and len(query_text(c)) >= MIN_QUERY_CHARS:
             truth[i] = origins
     asked = spread(sorted(truth))
-    steps: list[dict] = [{"directive": "session", "session_id": "history", "run_id": "replay",
-                          "scope": f"repo:{ds.name}"}]
-    qrels: Qrels = []
-    clock = float(work[0]["commit_time"])
-    for i, c in enumerate(work):
-        clock = max(clock, float(c["commit_time"]))
-        steps.append({"directive": "set_clock", "time": clock})
-        if i in asked:
-            qid = f"q{c['sha'][:10]}"
-            steps.append({"tool": "memory_search_structured", "args": {"query": query_text(c), "top_k": 10},
-                          "id": qid, "category": layout.category([f["path"] for f in c["files"]])})
-            qrels += [(qid, alias(o), lines_grade(n)) for o, n in sorted(truth[i].items())]
-        steps.append(write_step(c, layout))
+    steps, qrels = memory_stream(ds, layout, set(asked), lambda i, qid: [(qid, alias(o), lines_grade(n)) for o, n in sorted(truth[i].items())])
     head = header(ds, name, f"Blame recall on the real {ds.name} history: {len(work)} commits written as memories "
                   "(message, files, patch summary) in time order; before a commit, its subject and body ask for "
                   "the earlier commits that last wrote the lines it changes (git blame), graded by lines.",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from .common import NDCG_TARGET, Qrels, alias, header, layout_of, write_step
+from .common import NDCG_TARGET, Qrels, alias, header, layout_of, memory_stream, write_step
 from .dataset import Dataset
 from .layout import hubs
 from .renames import FileHistory
@@ -42,19 +42,7 @@ def build(ds: Dataset, name: str, split: str = "scored") -> tuple[list[dict], Qr
         for f in touched[i] - hub:
             by_file[f].append(i)
     asked = spread(sorted(truth))
-    steps: list[dict] = [{"directive": "session", "session_id": "history", "run_id": "replay",
-                          "scope": f"repo:{ds.name}"}]
-    qrels: Qrels = []
-    clock = float(work[0]["commit_time"])
-    for i, c in enumerate(work):
-        clock = max(clock, float(c["commit_time"]))
-        steps.append({"directive": "set_clock", "time": clock})
-        if i in asked:
-            qid = f"q{c['sha'][:10]}"
-            steps.append({"tool": "memory_search_structured", "args": {"query": query_text(c), "top_k": 10},
-                          "id": qid, "category": layout.category([f["path"] for f in c["files"]])})
-            qrels += [(qid, alias(work[j]["sha"]), min(g, 3)) for j, g in sorted(truth[i].items())]
-        steps.append(write_step(c, layout))
+    steps, qrels = memory_stream(ds, layout, set(asked), lambda i, qid: [(qid, alias(work[j]["sha"]), min(g, 3)) for j, g in sorted(truth[i].items())])
     head = header(ds, name, f"Memory recall on the real {ds.name} history: {len(work)} commits written as memories; "
                   "before a commit, its subject and body ask for the earlier commits that changed the same "
                   "(non-hub, rename-followed) files, graded by the number of shared files.",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .dataset import Dataset
 from .layout import Layout, task_for
-from .texts import memory_text
+from .texts import memory_text, query_text
 
 Qrels = list[tuple[str, str, int]]
 NDCG_TARGET = {"metric": "ndcg@10", "op": ">=", "value": 0.85,
@@ -58,3 +58,27 @@ def write_outputs(name: str, lines: list[dict], qrels: Qrels | None, out: Path, 
         (qdir / "qrels.tsv").write_text("query_id\titem_id\tgrade\n" + "".join(f"{q}\t{d}\t{g}\n" for q, d, g in qrels))
         note += f", {len({q for q, _, _ in qrels})} judged queries, {len(qrels)} judgements"
     return note
+
+
+def memory_stream(ds, layout, asked: set[int] | list[int], judged) -> tuple[list[dict], Qrels]:
+    """Steps of the commit-memory stream: each commit written at its time, a sampled one asked first.
+
+    `judged(i, qid)` gives the qrels rows of the query asked before commit `i` (blame and history share
+    the stream and differ only in their judgements).
+    """
+    work = ds.work
+    steps: list[dict] = [{"directive": "session", "session_id": "history", "run_id": "replay",
+                          "scope": f"repo:{ds.name}"}]
+    qrels: Qrels = []
+    clock = float(work[0]["commit_time"])
+    for i, c in enumerate(work):
+        clock = max(clock, float(c["commit_time"]))
+        steps.append({"directive": "set_clock", "time": clock})
+        if i in asked:
+            qid = f"q{c['sha'][:10]}"
+            steps.append({"tool": "memory_search_structured", "args": {"query": query_text(c), "top_k": 10},
+                          "id": qid, "category": layout.category([f["path"] for f in c["files"]])})
+            qrels += judged(i, qid)
+        steps.append(write_step(c, layout))
+    return steps, qrels
+
