@@ -28,7 +28,9 @@ def side_by_side(reports: dict[str, Report], agents: dict[str, dict[str, Any]] |
             "ndcg@10": {n: s["quality"].get("ndcg@10") for n, s in scen.items() if s.get("per_query")},
             "check_rate": (sum(c["passed"] for c in checks) / sum(c["total"] for c in checks)) if checks else None,
             "p95_ms": median(p for p in p95s if p is not None) if any(p is not None for p in p95s) else None,
-            "lost_writes": None if census is None else f"{census['lost']}/{census['acknowledged']}",
+            "lost_writes": None if census is None else (
+                f"{census['lost']}/{census['acknowledged']}"
+                + (f" ({census['refused']} refused)" if census.get("refused") else "")),
             "startup_ms": surface.get("startup_ms"), "tools_list_chars": surface.get("tools_list_chars"),
             "tools_list_tokens": surface.get("tools_list_tokens"),
         })
@@ -48,7 +50,7 @@ def _fmt(v: Any, digits: int = 3) -> str:
 def to_markdown(rows: list[dict[str, Any]], environment: dict[str, Any] | None = None) -> str:
     """A markdown table (the README's side-by-side table is this output)."""
     ranked = sorted({n for r in rows for n in r["ndcg@10"]})
-    head = ["backend", "score", *(f"nDCG@10 {n}" for n in ranked), "checks", "p95 ms", "lost writes (agents)",
+    head = ["backend", "score", *(f"nDCG@10 {n}" for n in ranked), "checks", "p95 ms", "lost / acknowledged writes (agents)",
             "start-up ms", "tools/list chars (≈ tokens)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:

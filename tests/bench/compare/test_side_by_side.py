@@ -12,7 +12,7 @@ def test_compare_writes_a_side_by_side_table_with_the_census(tmp_path, capsys):
     lines = [line for line in table.splitlines() if line.startswith("| `")]
     assert [line.split("|")[1].strip() for line in lines] == ["`reference`", "`fts-baseline`"]
     head = table.splitlines()[0]
-    assert "nDCG@10 smoke" in head and "lost writes (agents)" in head and "tools/list chars" in head
+    assert "nDCG@10 smoke" in head and "lost / acknowledged writes (agents)" in head and "tools/list chars" in head
     ref = [c.strip() for c in lines[0].split("|")[1:-1]]
     saved = json.loads((out / "reference" / "report.json").read_text())
     assert ref[1] == f"{saved['score']['value']:.2f}" and ref[2] == "0.980"   # the report's score; smoke nDCG
