@@ -32,7 +32,8 @@ FACTORS = (1, 2, 4, 8)
 
 def real_writes(limit: int) -> list[dict]:
     """Up to `limit` hunk-granularity memory writes of the three shipped histories, in order."""
-    from scenarios.generators.history import generate, load
+    from bench.cli.scenarios_cmd import history_generator
+    generate, load = history_generator().generate, history_generator().load
     out: list[dict] = []
     for data in ("sqlite-utils", "httpx", "attrs"):
         lines, _ = generate(load(ROOT / "scenarios" / "data" / data), "blame", granularity="hunk")

@@ -30,7 +30,8 @@ def cache_dir(root: Path) -> Path:
 
 def parse(name: str) -> tuple[str, str] | None:
     """(data, task) of a large scenario name, or None if `name` is not one."""
-    from scenarios.generators.history import HUNK_TASKS
+    from bench.cli.scenarios_cmd import history_generator
+    HUNK_TASKS = history_generator().HUNK_TASKS
     if not name.endswith("-hunks"):
         return None
     stem = name[: -len("-hunks")]
@@ -62,9 +63,9 @@ def path_for(name: str, root: Path) -> Path | None:
     path, stamp_path, stamp = out / f"{name}.jsonl", out / f"{name}.stamp", _stamp(data_dir)
     if path.exists() and stamp_path.exists() and stamp_path.read_text().strip() == stamp:
         return path
-    from scenarios.generators.history import generate, load
-    from scenarios.generators.history.common import write_outputs
-    lines, qrels = generate(load(data_dir), task, granularity="hunk")
-    write_outputs(name, lines, qrels, out, out / "oracle_data")
+    from bench.cli.scenarios_cmd import history_generator
+    gen = history_generator()
+    lines, qrels = gen.generate(gen.load(data_dir), task, granularity="hunk")
+    gen.common.write_outputs(name, lines, qrels, out, out / "oracle_data")
     stamp_path.write_text(stamp + "\n")
     return path

@@ -22,7 +22,7 @@ TASKS = {"blame": blame.build, "files": files.build, "branches": branches.build,
          "history": cofile.build}
 RANKED = ("blame", "files", "branches", "history")
 GRANULARITIES = ("commit", "hunk")
-HUNK_TASKS = ("blame", "files", "history")   # the tasks whose memories are commit memories
+HUNK_TASKS = ("blame", "history")   # the tasks whose memories are commit memories (files, branches, dedup record `commit`s)
 
 
 def scenario_name(ds: Dataset, task: str, split: str = "scored", granularity: str = "commit") -> str:
