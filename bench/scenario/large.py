@@ -6,7 +6,7 @@ committed (they are tens of MB): `<data>-<task>-hunks` is the history task
 (scenarios/generators/history/hunks.py). `path_for(name)` builds it, with its
 judgements, into the cache folder the first time it is asked for and returns
 the file; the generator is deterministic, so a cached file is reused as long
-as its data and generator version match (`.stamp` beside it).
+as its data and the generator's source (by content) match (`.stamp` beside it).
 
 Cache folder: `$CODEMEM_BENCH_CACHE/scenarios` if that variable is set, else
 `<project root>/.cache/scenarios` (git-ignored). Delete it to rebuild.
@@ -42,11 +42,12 @@ def parse(name: str) -> tuple[str, str] | None:
     return None
 
 
-def _stamp(data_dir: Path) -> str:
+def _stamp(data_dir: Path, root: Path) -> str:
+    """A digest of the data's files and the generator's source: a change to either rebuilds."""
     h = hashlib.sha256(GENERATOR_VERSION.encode())
-    for f in sorted(data_dir.glob("*.jsonl")) + [data_dir / "meta.json"]:
-        st = f.stat()
-        h.update(f"{f.name}:{st.st_size}:{int(st.st_mtime)}".encode())
+    sources = sorted((root / "scenarios" / "generators" / "history").glob("*.py"))
+    for f in sorted(data_dir.glob("*.jsonl")) + [data_dir / "meta.json"] + sources:
+        h.update(f.name.encode() + b"\0" + f.read_bytes())
     return h.hexdigest()[:16]
 
 
@@ -60,7 +61,7 @@ def path_for(name: str, root: Path) -> Path | None:
     if not data_dir.is_dir():
         raise ScenarioError(f"large scenario {name!r} needs {data_dir}, which is missing")
     out = cache_dir(root)
-    path, stamp_path, stamp = out / f"{name}.jsonl", out / f"{name}.stamp", _stamp(data_dir)
+    path, stamp_path, stamp = out / f"{name}.jsonl", out / f"{name}.stamp", _stamp(data_dir, root)
     if path.exists() and stamp_path.exists() and stamp_path.read_text().strip() == stamp:
         return path
     from bench.cli.scenarios_cmd import history_generator
