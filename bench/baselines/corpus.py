@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from bench.baselines.bm25 import BM25Index
-from bench.baselines.recency import most_recent
+from bench.baselines.recency import most_recent_ordered
 from bench.scenario.model import Scenario, Step
 
 MEMORY_TEXT = {"memory_write_structured": "text", "memory_write": "text", "memory-lane_store": "information",
@@ -36,13 +36,18 @@ MEMORY_QUERIES = {"memory_search_structured", "memory_search", "oracle_search", 
 
 @dataclass
 class Pool:
-    """One kind of document: a BM25 index and each document's last write order."""
+    """One kind of document: a BM25 index and each document's last write order.
+
+    `order` is kept in ascending insertion order (a re-added document moves to
+    the end), which lets the recency baseline read it from the newest end.
+    """
 
     index: BM25Index = field(default_factory=BM25Index)
     order: dict[str, int] = field(default_factory=dict)
 
     def add(self, doc: str, text: str, n: int) -> None:
         self.index.add(doc, text)
+        self.order.pop(doc, None)
         self.order[doc] = n
 
     def remove(self, doc: str) -> None:
@@ -63,7 +68,7 @@ class Asked:
 def _rank(step: Step, query: str, pool: Pool, allowed: Callable[[str], bool]) -> Asked:
     grades, k = step.expect.grades(), step.expect.k
     depth = max(k, 10)
-    return Asked(step, grades, k, {"recency": most_recent(pool.order, depth, allowed),
+    return Asked(step, grades, k, {"recency": most_recent_ordered(pool.order, depth, allowed),
                                    "bm25": pool.index.search(query, depth, allowed, pool.order)})
 
 

@@ -43,15 +43,29 @@ class ReplayContext:
             return {k: self.resolve(v) for k, v in value.items()}
         return value
 
+    def bind(self, name: str, backend_id: str) -> None:
+        """Bind alias `name` to a backend id, keeping the reverse map current in O(1)."""
+        rebound = name in self.aliases
+        self.aliases[name] = backend_id
+        rev = self.state.get("_reverse")
+        if rev is None:
+            return
+        if rebound:   # rare: the old id may still belong to another alias, so rebuild on next use
+            self.state["_reverse"] = None
+        else:         # a new alias is the last bound, so it wins an id it shares, as in a rebuild
+            rev[backend_id] = name
+            self.state["_reverse_n"] += 1
+
     def to_scenario_id(self, backend_id: str) -> str:
         """Map a backend id back to the alias that bound it (or leave it as is)."""
         return self._reverse().get(backend_id, backend_id)
 
     def _reverse(self) -> dict[str, str]:
+        """backend id -> the last alias bound to it; rebuilt only if `aliases` changed outside `bind`."""
         rev = self.state.get("_reverse")
-        if rev is None or len(rev) != len(self.aliases):
+        if rev is None or self.state.get("_reverse_n") != len(self.aliases):
             rev = {v: k for k, v in self.aliases.items()}
-            self.state["_reverse"] = rev
+            self.state["_reverse"], self.state["_reverse_n"] = rev, len(self.aliases)
         return rev
 
     def path(self, rel: str) -> Path:

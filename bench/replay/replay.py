@@ -104,7 +104,7 @@ def _run_step(ctx: ReplayContext, scenario: Scenario, step: Step, sink: Telemetr
         return
     latency = (time.perf_counter() - t0) * 1000
     if step.alias and outcome.created_id is not None:
-        ctx.aliases[step.alias] = outcome.created_id
+        ctx.bind(step.alias, outcome.created_id)
     ctx.state["step_name"] = step.name
     ctx.state["census"].record(ctx, step.line, step.name, spec.op, step.kind, args, outcome)
     try:

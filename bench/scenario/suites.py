@@ -5,7 +5,8 @@ The project root is the folder holding `scenarios/` and `oracle_data/`:
 has them (a checkout or an editable install), else the `codemem_bench_data`
 folder a wheel installs beside `bench` (see setup.py). Suites are named lists
 of scenario names in `scenarios/suites.json`; a scenario name `x` is the file
-`scenarios/x.jsonl`. A scenario given as a path takes its judgements from an
+`scenarios/x.jsonl`, or for the large tier a file generated into a cache
+folder on first use (`large.py`). A scenario given as a path takes its judgements from an
 `oracle_data/` folder beside it when there is one (what `scenarios build --out`
 writes), else from the project's `oracle_data/`.
 """
@@ -16,6 +17,7 @@ import json
 import os
 from pathlib import Path
 
+from bench.scenario import large
 from bench.scenario.loader import ScenarioError, load_scenario
 from bench.scenario.model import Scenario
 
@@ -96,6 +98,8 @@ def resolve(names_or_paths: list[str], suite: str = "default") -> list[Scenario]
         path = Path(item)
         if not path.suffix:
             path = scenarios_dir() / f"{item}.jsonl"
+            if not path.exists():
+                path = large.path_for(item, project_root()) or path
             if not path.exists():
                 raise ScenarioError(f"unknown scenario {item!r}; known: {', '.join(scenario_names())}")
         out.append(load_scenario(path, oracle_root_for(path)))

@@ -13,30 +13,47 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import blame, branches, cofile, dedup, files
+from . import blame, branches, cofile, dedup, files, hunks
+from .common import layout_of
 from .dataset import DataError, Dataset, load
 from .sampling import SPLITS
 
 TASKS = {"blame": blame.build, "files": files.build, "branches": branches.build, "dedup": dedup.build,
          "history": cofile.build}
 RANKED = ("blame", "files", "branches", "history")
+GRANULARITIES = ("commit", "hunk")
+HUNK_TASKS = ("blame", "history")   # the tasks whose memories are commit memories (files, branches, dedup record `commit`s)
 
 
-def scenario_name(ds: Dataset, task: str, split: str = "scored") -> str:
-    return f"{ds.name}-{task}" + ("-calibration" if split == "calibration" else "")
+def scenario_name(ds: Dataset, task: str, split: str = "scored", granularity: str = "commit") -> str:
+    return (f"{ds.name}-{task}" + ("-hunks" if granularity == "hunk" else "")
+            + ("-calibration" if split == "calibration" else ""))
 
 
-def generate(ds: Dataset, task: str, split: str = "scored") -> tuple[list[dict], list[tuple[str, str, int]] | None]:
-    """The lines (header first) and judgements of one task's scenario."""
+def generate(ds: Dataset, task: str, split: str = "scored",
+             granularity: str = "commit") -> tuple[list[dict], list[tuple[str, str, int]] | None]:
+    """The lines (header first) and judgements of one task's scenario.
+
+    `granularity="hunk"` adds, after each commit memory, one memory per hunk of
+    its patch (`hunks.py`); queries and judgements are those of `"commit"`.
+    """
     if task not in TASKS:
         raise DataError(f"unknown task {task!r}; known: {', '.join(TASKS)}")
     if split not in SPLITS:
         raise DataError(f"unknown split {split!r}; known: {', '.join(SPLITS)}")
-    return TASKS[task](ds, scenario_name(ds, task, split), split)
+    if granularity not in GRANULARITIES:
+        raise DataError(f"unknown granularity {granularity!r}; known: {', '.join(GRANULARITIES)}")
+    if granularity == "hunk" and task not in HUNK_TASKS:
+        raise DataError(f"task {task!r} has no hunk granularity; tasks that do: {', '.join(HUNK_TASKS)}")
+    lines, qrels = TASKS[task](ds, scenario_name(ds, task, split, granularity), split)
+    if granularity == "hunk":
+        lines = hunks.expand(lines, ds, layout_of(ds))
+        lines[0]["description"] += " Hunk granularity: each commit memory is followed by one memory per hunk of its patch."
+    return lines, qrels
 
 
 def build(data_dir: str | Path, out: str | Path, oracle_out: str | Path | None = None,
-          tasks: list[str] | None = None, split: str = "scored") -> list[str]:
+          tasks: list[str] | None = None, split: str = "scored", granularity: str = "commit") -> list[str]:
     """Write the scenarios of `tasks` (default: all; the calibration split has no dedup) and return one note each."""
     from .common import write_outputs
     out = Path(out)
@@ -49,9 +66,9 @@ def build(data_dir: str | Path, out: str | Path, oracle_out: str | Path | None =
     chosen = tasks or [t for t in TASKS if split == "scored" or t in RANKED]
     notes = []
     for task in chosen:
-        lines, qrels = generate(ds, task, split)
+        lines, qrels = generate(ds, task, split, granularity)
         notes.append(write_outputs(lines[0]["scenario"], lines, qrels, out, oracle_out))
     return notes
 
 
-__all__ = ["DataError", "RANKED", "TASKS", "build", "generate", "load", "scenario_name"]
+__all__ = ["DataError", "GRANULARITIES", "HUNK_TASKS", "RANKED", "TASKS", "build", "generate", "load", "scenario_name"]

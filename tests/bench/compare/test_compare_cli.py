@@ -80,6 +80,7 @@ def test_weak_ranker_is_significantly_worse_on_ndcg(compared):
     assert "weak-ranker is significantly worse than reference on: " in text and "smoke ndcg@10" in text
 
 
+@pytest.mark.ranx
 @pytest.mark.slow  # ranx compiles its TREC reader and metrics with numba on first use: ~20 s on 2 cores
 def test_trec_exports_rescored_by_ranx_match_the_reports(compared):
     _, _, out = compared

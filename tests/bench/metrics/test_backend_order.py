@@ -26,6 +26,7 @@ def test_trec_run_writes_ranks_in_that_order_with_monotone_scores():
         "q Q0 c 1 3 t", "q Q0 b 2 2 t", "q Q0 a 3 1 t"]
 
 
+@pytest.mark.ranx
 def test_ranx_on_the_exported_run_agrees():
     ranx = pytest.importorskip("ranx")
     lines = run_lines([{"id": "q", "retrieved": ranked(HITS).ranked}], "t")

@@ -5,6 +5,7 @@ import pytest
 
 from bench.metrics import ranking_metrics
 
+pytestmark = pytest.mark.ranx   # skipped unless CODEMEM_BENCH_RANX=1 (tests/conftest.py)
 ranx = pytest.importorskip("ranx")
 
 

@@ -77,3 +77,21 @@ def test_lost_writes_show_in_the_report_table(tmp_path):
     s = {"steps": {"error": 1, "failed": 2}, "directives": {"error": 0, "failed": 1}, "census": {"lost": 3}}
     assert problem_count(s) == 7
     assert problem_count({"steps": {"error": 0, "failed": 0}}) == 0  # a version 1 report
+
+
+def test_reverse_alias_map_stays_exact_through_binds_rebinds_and_shared_ids(tmp_path):
+    """`to_scenario_id` after incremental `bind`s equals a from-scratch reverse of the aliases."""
+    import random
+
+    from bench.replay.context import ReplayContext
+    from reference.clock import LogicalClock
+    rng = random.Random(15)
+    ctx = ReplayContext(backend=None, clock=LogicalClock(0.0), scenario_dir=tmp_path, workdir=tmp_path)
+    for n in range(300):
+        ctx.bind(f"a{rng.randrange(120)}", f"id{rng.randrange(150)}")   # rebinds and shared ids both happen
+        if n % 5 == 0:
+            truth = {v: k for k, v in ctx.aliases.items()}
+            for i in range(150):
+                assert ctx.to_scenario_id(f"id{i}") == truth.get(f"id{i}", f"id{i}"), (n, i)
+    ctx.aliases["direct"] = "id-direct"   # a write outside bind is still seen
+    assert ctx.to_scenario_id("id-direct") == "direct"
