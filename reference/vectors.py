@@ -160,21 +160,9 @@ class VectorCache:
         """
         if k <= 0:
             return []
-        q = self._query(query_vec)
-        with self._lock:
-            self._sync_checked()
-            mask = self._live[: self._n]
-            if tags is not None:
-                mask = mask & np.isin(self._tags[: self._n], np.asarray(list(tags), dtype=np.uint8))
-            if allowed is None:
-                rows = np.flatnonzero(mask)
-            else:
-                rows, _ = self._rows_for(np.unique(np.asarray(allowed, dtype=np.uint64)))
-                rows = np.sort(rows[mask[rows]])
-            if rows.size == 0:
-                return []
-            scores = self._scores_of(rows, q)
-            keys = self._keys[rows]
+        keys, scores = self.scan(query_vec, allowed, tags=tags)
+        if scores.size == 0:
+            return []
         if k < len(scores):
             kth = np.partition(scores, len(scores) - k)[len(scores) - k]
             sel = np.flatnonzero(scores >= kth)
@@ -193,7 +181,7 @@ class VectorCache:
         `topk`), for callers that weigh every candidate's score themselves (Memory Lane)."""
         q = self._query(query_vec)
         with self._lock:
-            self._sync()
+            self._sync_checked()   # rows are verified against vectors.sums before any is scored
             mask = self._live[: self._n]
             if tags is not None:
                 mask = mask & np.isin(self._tags[: self._n], np.asarray(list(tags), dtype=np.uint8))

@@ -208,7 +208,8 @@ def test_every_flipped_byte_of_a_row_is_refused_naming_the_row(tmp_path, name):
         data[pos] ^= 0x04
         path.write_bytes(bytes(data))
         vc = VectorCache(tmp_path, 4)
-        for read in (lambda: vc.get(10), lambda: vc.topk(np.ones(4), 2), lambda: vc.keys(), lambda: len(vc)):
+        for read in (lambda: vc.get(10), lambda: vc.topk(np.ones(4), 2), lambda: vc.scan(np.ones(4)), lambda: vc.keys(),
+                     lambda: len(vc)):
             with pytest.raises(CorruptData, match=name) as info:
                 read()
             assert "fails its checksum" in str(info.value) and "row " in str(info.value)
