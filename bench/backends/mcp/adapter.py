@@ -94,6 +94,7 @@ class Adapter(_Strict):
     capabilities: list[Capability]
     why: str = ""                   # why these capabilities and not others
     clock: Clock | None = None
+    nondeterministic: str = ""      # why the server's answers vary from run to run (measured); empty = they don't
     ops: dict[Literal["write_memory", "get_memory", "list_memories", "search_memories", "keyword_search",
                       "delete_memory"], Operation]
     source: str = ""                # the file it was read from (set by the loader)

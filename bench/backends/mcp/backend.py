@@ -46,6 +46,7 @@ class McpBackend(Backend):
         self.option = option
         self.adapter: Adapter = load_adapter(option)
         self.capabilities = frozenset(self.adapter.capabilities)
+        self.nondeterministic = self.adapter.nondeterministic
         require_installed(self.adapter)
         self.surface: dict[str, Any] = {}
         self._seq = 0
