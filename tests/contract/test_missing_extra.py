@@ -36,7 +36,9 @@ def test_with_every_extra_installed_nothing_is_skipped_up_front(monkeypatch):
     pytest.importorskip("sqlite_vec")
     params = _by_id(conftest.contract_params())
     assert {"reference", "reference-mcp", "fts-baseline", "jsonl-graph", "chroma", "sqlite-vec"} <= set(params)
-    assert all(_skip_reason(p) is None for p in params.values())
+    # MCP peers are separate installs (`peers install`) and may be declared nondeterministic: their skips
+    # are checked in the peer tests; every Python extra that is installed runs
+    assert all(_skip_reason(p) is None for spec, p in params.items() if not spec.startswith("mcp:"))
 
 
 @pytest.mark.parametrize("named", [False, True])
