@@ -73,7 +73,7 @@ class MemoryStore:
         # Layers built on the store (knowledge, memory lane, project memory) keep
         # their state here, keyed by name, so each is created once per open store.
         self.extensions: dict[str, Any] = {}
-        self._write_listeners: list[Callable[[MemoryEntry], None]] = []
+        self._write_listeners: list[tuple[Callable[[MemoryEntry], None], Callable | None]] = []
         self._delete_listeners: list[Callable[[str], None]] = []
 
     @classmethod
@@ -112,12 +112,13 @@ class MemoryStore:
     def write_memory(self, text: str, task: str | None = None, insights: list[str] | None = None,
                      context: list[str] | None = None, symbol_keys: list[int] | None = None,
                      tags: list[str] | None = None, metadata: dict[str, Any] | None = None) -> MemoryEntry:
+        """Store one memory; the layers listening derive their rows in the same transaction."""
         self._check_open()
         with self.telemetry.measure("write", "memory") as ev:
-            entry = self.memories.write(text, task, insights, context, symbol_keys, tags, metadata)
-            ev.memory_id = entry.id
-        for listener in self._write_listeners:
-            listener(entry)
+            with self.tracker.tx():
+                entry = self.memories.write(text, task, insights, context, symbol_keys, tags, metadata)
+                ev.memory_id = entry.id
+                self._notify([entry])
         return entry
 
     def write_memories(self, records: list[dict[str, Any]]) -> list[MemoryEntry]:
@@ -129,15 +130,31 @@ class MemoryStore:
         """
         self._check_open()
         with self.telemetry.measure("write", "memory", batch=len(records)):
-            entries = self.memories.write_many(list(records))
-        for entry in entries:
-            for listener in self._write_listeners:
-                listener(entry)
+            with self.tracker.tx():
+                entries = self.memories.write_many(list(records))
+                self._notify(entries)
         return entries
 
-    def add_write_listener(self, fn: Callable[[MemoryEntry], None]) -> None:
-        """Call `fn(entry)` after every memory write commits (layers extract entities, ...)."""
-        self._write_listeners.append(fn)
+    def _notify(self, entries: list[MemoryEntry]) -> None:
+        """Run the write listeners inside the write's transaction; if one fails, the write is undone."""
+        try:
+            for fn, batch in self._write_listeners:
+                if batch is not None:
+                    batch(entries)
+                else:
+                    for entry in entries:
+                        fn(entry)
+        except BaseException:
+            # the caller's transaction rolls the rows back: drop their vectors and label-index entries too
+            self.vectors.remove_many([e.key_hash for e in entries])
+            self.memories.filter_index.reset()
+            raise
+
+    def add_write_listener(self, fn: Callable[[MemoryEntry], None],
+                           batch: Callable[[list[MemoryEntry]], Any] | None = None) -> None:
+        """Call `fn(entry)` for every memory written, inside the write's transaction (layers extract
+        entities, ...); with `batch`, `batch(entries)` is called instead, once per write or batch."""
+        self._write_listeners.append((fn, batch))
 
     def add_delete_listener(self, fn: Callable[[str], None]) -> None:
         """Call `fn(memory_id)` after a memory is deleted, so layers drop what they derived from it."""

@@ -194,6 +194,32 @@ class VectorCache:
                 return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.float32)
             return self._keys[rows], self._scores_of(rows, q)
 
+    def snapshot(self, tags: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(matrix of every row so far, live rows carrying one of `tags` (all tags if None), their keys).
+
+        For callers scoring many queries at once (the knowledge layer's batch neighbours):
+        rows are checked like every read; the matrix is a read-only view that later appends
+        do not change (rows only grow).
+        """
+        with self._lock:
+            self._sync_checked()
+            mask = self._live[: self._n]
+            if tags is not None:
+                mask = mask & np.isin(self._tags[: self._n], np.asarray(list(tags), dtype=np.uint8))
+            rows = np.flatnonzero(mask)
+            return self._matrix(), rows, self._keys[rows]
+
+    def rows_of(self, key_hashes: Sequence[int] | np.ndarray) -> np.ndarray:
+        """The live row index of each key (-1 where it has none), for use with `snapshot`'s matrix."""
+        with self._lock:
+            self._sync_checked()
+            out = np.full(len(key_hashes), -1, dtype=np.int64)
+            for i, k in enumerate(key_hashes):
+                row = self._latest.get(_u64(k))
+                if row is not None and self._live[row]:
+                    out[i] = row
+            return out
+
     def stats(self) -> dict[str, int]:
         with self._lock:
             self._sync()

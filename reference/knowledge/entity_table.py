@@ -29,6 +29,23 @@ def add_mentions(conn: sqlite3.Connection, document_id: str, text: str, mentions
                       m.surface, m.confidence))
 
 
+def add_mentions_many(conn: sqlite3.Connection, docs: list[tuple[str, str, list[ExtractedMention]]],
+                      now: str) -> None:
+    """`add_mentions` for several documents in order, as two `executemany` (same rows, same ids)."""
+    ents, rows = [], []
+    for document_id, text, mentions in docs:
+        for m in mentions:
+            ents.append((m.entity_id, m.name, m.type, m.normalized,
+                         json.dumps(m.metadata, sort_keys=True, separators=(",", ":")), now, now))
+            rows.append((document_id, m.entity_id, mention_context(text, m.position, m.end), m.position, m.end,
+                         m.surface, m.confidence))
+    conn.executemany("INSERT INTO entities(id, name, type, normalized_name, metadata, created_at, updated_at) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET updated_at = excluded.updated_at",
+                     ents)
+    conn.executemany("INSERT INTO entity_mentions(document_id, entity_id, context, position, end_position, surface, "
+                     "confidence) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+
+
 def delete_document(conn: sqlite3.Connection, document_id: str) -> list[str]:
     """Drop a document's mentions and the entities left with none; return the dropped entity ids."""
     ids = [r[0] for r in conn.execute("SELECT DISTINCT entity_id FROM entity_mentions WHERE document_id = ?",
@@ -72,15 +89,18 @@ def list_entities(conn: sqlite3.Connection, type_: str | None, limit: int) -> li
 
 
 def sharing_candidates(conn: sqlite3.Connection, document_id: str, exclude_types: tuple[str, ...],
-                       per_entity: int) -> dict[str, tuple[list[str], int]]:
+                       per_entity: int, before_mention: int | None = None) -> dict[str, tuple[list[str], int]]:
     """Documents sharing an entity with this one, from an index: doc -> (shared entity ids, recency).
 
     For each of the document's entities (types in `exclude_types` left out) only the
     `per_entity` most recently ingested other documents mentioning it are read, by
     `idx_mentions_entity` (entity_id, then the rowid `id`) with LIMIT: the work is bounded by the
     document's own entities, never by the store. `recency` is the newest mention row
-    id of the candidate among those read (mention ids grow with ingest order).
+    id of the candidate among those read (mention ids grow with ingest order). With
+    `before_mention`, only mention rows with a smaller id are read (a batch ingest: the store
+    as it was when this document's turn came).
     """
+    bound = (1 << 62) if before_mention is None else before_mention
     marks = ",".join("?" * len(exclude_types)) or "''"
     mine = [r[0] for r in conn.execute(
         "SELECT DISTINCT m.entity_id FROM entity_mentions m JOIN entities e ON e.id = m.entity_id "
@@ -91,8 +111,8 @@ def sharing_candidates(conn: sqlite3.Connection, document_id: str, exclude_types
         seen: set[str] = set()
         for doc, mid in conn.execute(
                 "SELECT document_id, id FROM entity_mentions "
-                "WHERE entity_id = ? AND document_id != ? ORDER BY id DESC LIMIT ?",
-                (ent, document_id, per_entity)):
+                "WHERE entity_id = ? AND id < ? AND document_id != ? ORDER BY id DESC LIMIT ?",
+                (ent, bound, document_id, per_entity)):
             if doc in seen:
                 continue
             seen.add(doc)

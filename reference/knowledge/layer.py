@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from reference.knowledge import backfill as bf
+from reference.knowledge import neighbours
 from reference.knowledge import entity_table, relationship_table, temporal_table
 from reference.knowledge.dates import parse_time_arg
 from reference.knowledge.decay import DAY
@@ -31,7 +32,7 @@ from reference.knowledge.errors import KnowledgeError
 from reference.knowledge.extractor import EntityExtractor
 from reference.knowledge.hybrid import hybrid_search
 from reference.knowledge.model import RELATION_TYPES, Entity, OracleHit, Relationship, Temporal
-from reference.knowledge.relations import RelationshipBuilder
+from reference.knowledge.relations import VECTOR_CANDIDATES, RelationshipBuilder
 from reference.knowledge.schema import ensure_schema
 from reference.knowledge.timefmt import to_text
 from reference.memories import check_memory_id
@@ -69,7 +70,7 @@ class KnowledgeLayer:
             ensure_schema(store.tracker)
             layer.backfill(limit=bf.PER_OPEN)
             store.extensions[EXTENSION_KEY] = layer
-            store.add_write_listener(layer.ingest)
+            store.add_write_listener(layer.ingest, batch=layer.ingest_many)
             store.add_delete_listener(layer.forget)
             return layer
 
@@ -77,11 +78,53 @@ class KnowledgeLayer:
     def ingest(self, entry: MemoryEntry, eligible: Callable[[str], bool] | None = None) -> list[Relationship]:
         """Entities, mentions, temporal data and relationships of one memory (idempotent per id).
 
-        A live write (no `eligible`) also runs a small backfill step while a backlog remains."""
-        rels = self._ingest(entry, eligible)
-        if eligible is None and self._backlog:
-            self.backfill(limit=bf.PER_WRITE, scan_cap=bf.PAGE)
-        return rels
+        A live write (no `eligible`) goes through `ingest_many`; with `eligible` (a backfill)
+        only the memories it accepts can be linked to."""
+        if eligible is None:
+            return self.ingest_many([entry])[0]
+        return self._ingest(entry, eligible)
+
+    def ingest_many(self, entries: list[MemoryEntry]) -> list[list[Relationship]]:
+        """`ingest` of several live writes, in order, in one transaction; per entry its relationships.
+
+        The stored rows are the ones the same entries ingested one by one would give:
+        entry i is linked only to the store before the batch and to entries before it
+        (vector neighbours from `neighbours.live_neighbours`, shared entities from the
+        mention rows that existed at its turn). Mentions and temporal rows go in with
+        `executemany`. While a backfill backlog remains, a small backfill step per entry
+        follows (then, and only then, the rows differ from one-by-one ingests, whose
+        backfill steps fall between the writes).
+        """
+        entries = list(entries)
+        if not entries:
+            return []
+        extracted = [(self.extractor.extract(e.text, e.created_at, e.metadata),
+                      extract_document_date(e.text, e.metadata, e.created_at)) for e in entries]
+        near = neighbours.live_neighbours(self.store, entries, VECTOR_CANDIDATES, self.builder.relate_threshold)
+        now = to_text(self.store.clock.now())
+        out: list[list[Relationship]] = []
+        with sqlite_errors(self.store.tracker.path), self.store.tracker.tx() as conn:
+            ids = [e.id for e in entries]
+            for mid in _already_ingested(conn, ids):
+                self._drop(conn, mid)
+            start = _next_mention_id(conn)
+            entity_table.add_mentions_many(conn, [(e.id, e.text, m) for e, (m, _) in zip(entries, extracted)], now)
+            temporal_table.insert_many(conn, [(e.id, d, e.created_at, src, _importance(e.metadata))
+                                              for e, (_, (d, src)) in zip(entries, extracted)])
+            texts = _id_text_many(conn, sorted({h for hs in near for h, _ in hs}))
+            bound, rels = start, []
+            for entry, (mentions, _), hs in zip(entries, extracted, near):
+                bound += len(mentions)
+                found = [(texts[h], s) for h, s in hs if h in texts]
+                found.sort(key=lambda ns: (-ns[1], ns[0].id))
+                mine = self.builder.build(conn, entry, _any, now, neighbours=found[:VECTOR_CANDIDATES],
+                                          before_mention=bound)
+                rels += mine
+                out.append(mine)
+            relationship_table.insert_many(conn, rels)
+        if self._backlog:
+            self.backfill(limit=bf.PER_WRITE * len(entries), scan_cap=bf.PAGE)
+        return out
 
     def _ingest(self, entry: MemoryEntry, eligible: Callable[[str], bool] | None,
                 cursor: bf.Cursor | None = None) -> list[Relationship]:
@@ -242,6 +285,29 @@ class KnowledgeLayer:
             want = min(want * 4, bf.MAX_NEIGHBOUR_WINDOW)
         out.sort(key=lambda es: (-es[1], es[0].id))
         return out[:k]
+
+
+def _any(_memory_id: str) -> bool:
+    return True
+
+
+def _already_ingested(conn: Any, ids: list[str]) -> list[str]:
+    """Those of `ids` with derived rows already (a re-ingest drops them first); a fresh write has none."""
+    found: set[str] = set()
+    for i in range(0, len(ids), 500):
+        part = ids[i: i + 500]
+        marks = ",".join("?" * len(part))
+        for table in ("temporal_data", "entity_mentions", "relationships"):
+            col = "source_id" if table == "relationships" else "document_id"
+            found |= {r[0] for r in conn.execute(f"SELECT DISTINCT {col} FROM {table} WHERE {col} IN ({marks})", part)}
+    return [m for m in ids if m in found]
+
+
+def _next_mention_id(conn: Any) -> int:
+    """The id the next `entity_mentions` row gets (AUTOINCREMENT: one above the largest ever used)."""
+    row = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'entity_mentions'").fetchone()
+    top = conn.execute("SELECT max(id) FROM entity_mentions").fetchone()[0]
+    return max(row[0] if row else 0, top or 0) + 1
 
 
 class Neighbour(NamedTuple):

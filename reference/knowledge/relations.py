@@ -41,6 +41,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Callable
+from typing import Any
 
 from reference.knowledge import entity_table
 from reference.knowledge.contradiction import additive_marker, contradiction, supersede_marker
@@ -78,7 +79,15 @@ class RelationshipBuilder:
         self.update_threshold, self.relate_threshold = update_threshold, relate_threshold
 
     def build(self, conn: sqlite3.Connection, entry: MemoryEntry, eligible: Callable[[str], bool],
-              created_at: str) -> list[Relationship]:
+              created_at: str, neighbours: list[tuple[Any, float]] | None = None,
+              before_mention: int | None = None) -> list[Relationship]:
+        """The relationships of `entry` (source) to earlier memories.
+
+        `neighbours` are its vector neighbours when the caller found them already (a batch
+        of live writes), else `similar` is asked; `before_mention` limits the shared-entity
+        candidates to mention rows with a smaller id (the rows that existed when `entry`
+        would have been written alone, for a batch whose later mentions are inserted already).
+        """
         found: dict[str, Relationship] = {}
 
         def offer(rel: Relationship) -> None:
@@ -86,7 +95,9 @@ class RelationshipBuilder:
             if cur is None or RELATION_PRIORITY[rel.type] < RELATION_PRIORITY[cur.type]:
                 found[rel.target_id] = rel
 
-        neighbours = [(o, s) for o, s in self.similar(entry, VECTOR_CANDIDATES, eligible) if o.id != entry.id]
+        if neighbours is None:
+            neighbours = self.similar(entry, VECTOR_CANDIDATES, eligible)
+        neighbours = [(o, s) for o, s in neighbours if o.id != entry.id]
         subjects = _subjects(conn, [entry.id] + [o.id for o, _ in neighbours])
         mine = subjects.get(entry.id, set())
         for other, sim in neighbours:
@@ -103,7 +114,8 @@ class RelationshipBuilder:
                 offer(Relationship(entry.id, other.id, "relates_to", round(sim, 6), {"similarity": round(sim, 6)},
                                    created_at))
         cands = {d: v for d, v in entity_table.sharing_candidates(conn, entry.id, NOT_SHARED,
-                                                                   SHARED_CANDIDATES_PER_ENTITY).items()
+                                                                   SHARED_CANDIDATES_PER_ENTITY,
+                                                                   before_mention).items()
                  if eligible(d)}
         top = [d for d, _ in entity_table.rank_sharing(cands)[:MAX_SHARED_LINKS]]
         shared = {d: sorted(ents) for d, (ents, _) in cands.items()}

@@ -28,6 +28,19 @@ def insert(conn: sqlite3.Connection, document_id: str, document_date: float | No
                  "VALUES (?, ?, NULL, NULL)", (document_id, layer_for(0, relevance)))
 
 
+def insert_many(conn: sqlite3.Connection, rows: list[tuple[str, float | None, float, str, float]]) -> None:
+    """`insert` for several (document_id, document_date, recorded, date_source, importance), in order."""
+    data, layers = [], []
+    for document_id, document_date, recorded, date_source, importance in rows:
+        relevance = calculate_relevance(recorded, 0, recorded, importance)
+        data.append((document_id, to_text(document_date), to_text(recorded), relevance, date_source, importance))
+        layers.append((document_id, layer_for(0, relevance)))
+    conn.executemany("INSERT OR REPLACE INTO temporal_data(document_id, document_date, recorded_date, last_accessed, "
+                     "access_count, relevance_score, date_source, importance) VALUES (?, ?, ?, NULL, 0, ?, ?, ?)", data)
+    conn.executemany("INSERT OR REPLACE INTO memory_layers(document_id, layer, promoted_at, demoted_at) "
+                     "VALUES (?, ?, NULL, NULL)", layers)
+
+
 def get_many(conn: sqlite3.Connection, ids: list[str]) -> dict[str, Temporal]:
     out: dict[str, Temporal] = {}
     for i in range(0, len(ids), 500):

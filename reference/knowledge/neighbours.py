@@ -1,0 +1,69 @@
+"""Vector neighbours of newly written memories for the relationship rules, a whole batch at once.
+
+`live_neighbours(store, entries, k, threshold)` gives, for each entry, its `k` nearest
+memories with cosine above `threshold` (best first, ties by id), among the memories
+stored before it: the store before the batch and the entries before it in the batch,
+as if they had been written one by one. Only neighbours above `RELATE_THRESHOLD`
+change what the rules decide, so none below it are returned.
+
+The answer does not depend on how the writes were batched. Approximate float32 scores
+(one BLAS product per chunk of the batch) only choose candidates, with a margin
+(`MARGIN`) far wider than float32's rounding error on a 256-term dot product of unit
+vectors (about 1.5e-5); the candidates are then re-scored as float64 sums of the
+float32 rows, rounded to float32, and selected from those. Two float64 summation
+orders round to different float32 values only when a sum falls within about 1e-16 of a
+float32 rounding midpoint.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from reference.memory_record import MemoryEntry
+from reference.vector_search import KIND_TAGS
+
+MARGIN = 1e-4
+CHUNK = 64   # queries per BLAS product: bounds the score block to CHUNK x store rows
+
+
+def live_neighbours(store: Any, entries: list[MemoryEntry], k: int, threshold: float
+                    ) -> list[list[tuple[int, float]]]:
+    """Per entry, (key hash, cosine) of up to `k` earlier memories above `threshold` (see the module doc)."""
+    vc = store.vectors
+    out: list[list[tuple[int, float]]] = [[] for _ in entries]
+    mat, rows, keys = vc.snapshot(tags=[KIND_TAGS["memory"]])
+    brow = vc.rows_of([e.key_hash for e in entries])
+    todo = [i for i in range(len(entries)) if brow[i] >= 0]
+    if not todo or rows.size == 0:
+        return out
+    # position of each batch member in `rows` (they are live memory rows): excluded for itself and earlier entries
+    bpos = np.searchsorted(rows, brow)
+    for start in range(0, len(todo), CHUNK):
+        part = todo[start: start + CHUNK]
+        queries = np.stack([_unit(np.asarray(mat[brow[i]], dtype=np.float32)) for i in part])
+        if len(part) == 1:
+            approx = np.einsum("ij,j->i", mat, queries[0])[rows][:, None]
+        else:
+            approx = (mat @ queries.T)[rows]
+        for t, i in enumerate(part):
+            s = approx[:, t].copy()
+            later = bpos[i:][brow[i:] >= 0]
+            s[later] = -np.inf
+            cand = np.flatnonzero(s > threshold - MARGIN)
+            if cand.size > k:
+                sc = s[cand]
+                kth = np.partition(sc, sc.size - k)[sc.size - k]
+                cand = cand[sc >= kth - 2 * MARGIN]
+            if cand.size == 0:
+                continue
+            exact = (np.asarray(mat[rows[cand]], dtype=np.float64) @ queries[t].astype(np.float64)).astype(np.float32)
+            keep = exact > threshold
+            out[i] = [(int(h), float(x)) for h, x in zip(keys[cand[keep]], exact[keep])]
+    return out
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    """The query as `VectorCache` normalises one (float32 division by its norm)."""
+    norm = float(np.linalg.norm(v))
+    return v / norm if norm > 0 else v
