@@ -59,6 +59,21 @@ def _sublinear(buckets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ub, w / np.sqrt((w * w).sum())
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _part_features(part: str) -> tuple[int, np.ndarray]:
+    """(word bucket of the stemmed part, its char n-gram buckets)."""
+    return _word_bucket(stem(part)), _gram_buckets(part)
+
+
+def _features(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """(word buckets, char n-gram buckets) of a text, repeats kept, in `_embed_one`'s order."""
+    compounds, parts = code_terms(text)
+    feats = [_part_features(p) for p in parts]
+    words = np.array([_word_bucket(w) for w in compounds] + [f[0] for f in feats], dtype=np.int64)
+    grams = np.concatenate([f[1] for f in feats]) if feats else np.zeros(0, dtype=np.int64)
+    return words, grams
+
+
 class HashingEmbedder:
     """Hashed words + char n-grams, sublinear tf, fixed sparse projection to `dim` (256)."""
 
@@ -71,12 +86,40 @@ class HashingEmbedder:
         self._cols, self._vals = projection_table(N_BUCKETS, dim, NNZ, SEED)
 
     def embed(self, texts: list[str]) -> np.ndarray:
-        """(len(texts), dim) float32, rows L2-normalised (zero rows for texts without words)."""
+        """(len(texts), dim) float32, rows L2-normalised (zero rows for texts without words).
+
+        The whole batch is weighted and projected in a few numpy calls; every row is
+        bit-identical to embedding its text alone (`_embed_one`, the per-text definition):
+        each row's values go through the same reductions in the same order.
+        """
         if isinstance(texts, str):
             raise TypeError("embed() takes a list of texts, not a single string")
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        n = len(texts)
+        keys = []
         for i, text in enumerate(texts):
-            out[i] = self._embed_one(text)
+            words, grams = _features(text)
+            if words.size or grams.size:
+                keys.append(np.concatenate([words, grams + N_BUCKETS]) + (i << 19))
+        out = np.zeros((n, self.dim), dtype=np.float32)
+        if not keys:
+            return out
+        # one (text, block, bucket) key per feature: sorted, it orders each text's word buckets, then its chars
+        ukeys, counts = np.unique(np.concatenate(keys), return_counts=True)
+        seg = ukeys >> 18                      # text * 2 + block
+        starts = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
+        w = 1.0 + np.log(counts.astype(np.float64))
+        sums = np.array([(x * x).sum() for x in np.split(w, starts[1:])])
+        lens = np.diff(np.r_[starts, len(w)])
+        w = w / np.repeat(np.sqrt(sums), lens)
+        w = np.where(seg & 1, w * CHAR_WEIGHT, w)
+        buckets = ukeys & (N_BUCKETS - 1)
+        row = (ukeys >> 19)[:, None]
+        flat = np.bincount((row * self.dim + self._cols[buckets]).ravel(),
+                           weights=(self._vals[buckets] * w[:, None]).ravel(), minlength=n * self.dim)
+        vecs = flat.reshape(n, self.dim)
+        norms = np.sqrt((vecs * vecs).sum(axis=1))
+        ok = norms > 0
+        out[ok] = (vecs[ok] / norms[ok][:, None]).astype(np.float32)
         return out
 
     def _embed_one(self, text: str) -> np.ndarray:

@@ -10,6 +10,7 @@ holds words that matter in code ("get", "call", "find", "system", "name").
 """
 from __future__ import annotations
 
+import functools
 import re
 
 STOP_WORDS = frozenset(
@@ -38,13 +39,19 @@ def code_terms(text: str) -> tuple[list[str], list[str]]:
     """(compounds lowercased, when they have more than one part; parts without stop words)."""
     compounds: list[str] = []
     parts_out: list[str] = []
-    for m in _COMPOUND.finditer(text):
-        raw = m.group(0)
-        parts = word_parts(raw)
-        if len(parts) > 1:
-            compounds.append(raw.lower())
-        parts_out.extend(p for p in parts if p not in STOP_WORDS)
+    for raw in _COMPOUND.findall(text):
+        compound, parts = _token_terms(raw)
+        if compound is not None:
+            compounds.append(compound)
+        parts_out.extend(parts)
     return compounds, parts_out
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _token_terms(raw: str) -> tuple[str | None, tuple[str, ...]]:
+    """(the token lowercased if it has more than one part, else None; its parts without stop words)."""
+    parts = word_parts(raw)
+    return (raw.lower() if len(parts) > 1 else None), tuple(p for p in parts if p not in STOP_WORDS)
 
 
 def code_tokens(text: str) -> list[str]:

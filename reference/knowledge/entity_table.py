@@ -8,6 +8,8 @@ from collections import defaultdict
 from reference.knowledge.extractor import mention_context
 from reference.knowledge.model import Entity, ExtractedMention
 
+# one encoder for every row (json.dumps with options builds a new one per call)
+_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
 _ENTITY_COLS = "e.id, e.name, e.type, e.normalized_name, e.metadata"
 
 
@@ -19,7 +21,7 @@ def add_mentions(conn: sqlite3.Connection, document_id: str, text: str, mentions
                  now: str) -> None:
     """Upsert the entities (the first name seen is kept) and insert one mention row per occurrence."""
     for m in mentions:
-        meta = json.dumps(m.metadata, sort_keys=True, separators=(",", ":"))
+        meta = _JSON(m.metadata)
         conn.execute("INSERT INTO entities(id, name, type, normalized_name, metadata, created_at, updated_at) "
                      "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET updated_at = excluded.updated_at",
                      (m.entity_id, m.name, m.type, m.normalized, meta, now, now))
@@ -36,7 +38,7 @@ def add_mentions_many(conn: sqlite3.Connection, docs: list[tuple[str, str, list[
     for document_id, text, mentions in docs:
         for m in mentions:
             ents.append((m.entity_id, m.name, m.type, m.normalized,
-                         json.dumps(m.metadata, sort_keys=True, separators=(",", ":")), now, now))
+                         _JSON(m.metadata), now, now))
             rows.append((document_id, m.entity_id, mention_context(text, m.position, m.end), m.position, m.end,
                          m.surface, m.confidence))
     conn.executemany("INSERT INTO entities(id, name, type, normalized_name, metadata, created_at, updated_at) "

@@ -6,6 +6,8 @@ import sqlite3
 
 from reference.knowledge.model import Relationship
 
+# one encoder for every row (json.dumps with options builds a new one per call)
+_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
 _COLS = "source_id, target_id, type, confidence, metadata, created_at"
 
 
@@ -16,13 +18,13 @@ def _rel(row: tuple) -> Relationship:
 def insert(conn: sqlite3.Connection, rel: Relationship) -> None:
     conn.execute(f"INSERT OR IGNORE INTO relationships({_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
                  (rel.source_id, rel.target_id, rel.type, rel.confidence,
-                  json.dumps(rel.metadata, sort_keys=True, separators=(",", ":")), rel.created_at))
+                  _JSON(rel.metadata), rel.created_at))
 
 
 def insert_many(conn: sqlite3.Connection, rels: list[Relationship]) -> None:
     conn.executemany(f"INSERT OR IGNORE INTO relationships({_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
                      [(r.source_id, r.target_id, r.type, r.confidence,
-                       json.dumps(r.metadata, sort_keys=True, separators=(",", ":")), r.created_at) for r in rels])
+                       _JSON(r.metadata), r.created_at) for r in rels])
 
 
 def for_document(conn: sqlite3.Connection, document_id: str) -> list[Relationship]:
