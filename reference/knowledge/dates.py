@@ -34,6 +34,7 @@ ISO_RE = re.compile(r"(?<![\d\-/])(\d{4})-(\d{2})-(\d{2})"
 US_RE = re.compile(r"(?<![\d/\w])(\d{1,2})/(\d{1,2})/(\d{4})(?![\d/])")
 MONTH_FIRST_RE = re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
 DAY_FIRST_RE = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH_RE})\.?,?\s+(\d{{4}})\b", re.I)
+_FOUR_DIGITS = re.compile(r"\d{4}")
 _RELATIVE = [
     (re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b", re.I), lambda m, d: d),
     (re.compile(r"\byesterday\b", re.I), lambda m, d: d - timedelta(days=1)),
@@ -47,6 +48,12 @@ _RELATIVE = [
     (re.compile(rf"\bin {_N} (day|week)s?\b", re.I), lambda m, d: shift(d, _count(m[1]), m[2])),
     (re.compile(r"\blast (" + "|".join(_WEEKDAYS) + r")\b", re.I), lambda m, d: last_weekday(d, m[1])),
 ]
+
+# For each rule of `_RELATIVE`, words one of which every match contains: a text without any skips the rule
+_RELATIVE_NEEDS = [("today", "tonight", "morning", "afternoon", "evening"), ("yesterday",), ("tomorrow",),
+                   ("last week",), ("next week",), ("last month",), ("next month",), ("last year",), ("ago",),
+                   ("day", "week"), ("last ",)]
+assert len(_RELATIVE_NEEDS) == len(_RELATIVE)
 
 
 @dataclass(frozen=True)
@@ -107,6 +114,8 @@ def _safe_date(y: int, m: int, d: int) -> date | None:
 def absolute_dates(text: str) -> list[DateMatch]:
     """ISO, US and month-name dates in `text`, by position; invalid calendar dates are skipped."""
     out: list[DateMatch] = []
+    if not _FOUR_DIGITS.search(text):   # every absolute form has a four-digit year
+        return out
     for m in ISO_RE.finditer(text):
         if (day := _safe_date(int(m[1]), int(m[2]), int(m[3]))) is not None:
             out.append(DateMatch(m.start(), m.end(), m[0], day, "iso"))
@@ -124,8 +133,10 @@ def absolute_dates(text: str) -> list[DateMatch]:
 def relative_dates(text: str, reference: float) -> list[DateMatch]:
     """Relative date expressions resolved against the UTC day of `reference` (Unix seconds)."""
     ref_day = utc_day(reference)
+    low = text.lower() if text.isascii() else None   # ASCII only: there re.I and lower() agree exactly
     out = [DateMatch(m.start(), m.end(), m[0], fn(m, ref_day), "relative")
-           for rx, fn in _RELATIVE for m in rx.finditer(text)]
+           for (rx, fn), needs in zip(_RELATIVE, _RELATIVE_NEEDS)
+           if low is None or any(w in low for w in needs) for m in rx.finditer(text)]
     return sorted(out, key=lambda x: (x.start, -x.end))
 
 

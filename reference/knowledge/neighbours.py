@@ -43,11 +43,13 @@ def live_neighbours(store: Any, entries: list[MemoryEntry], k: int, threshold: f
         part = todo[start: start + CHUNK]
         queries = np.stack([_unit(np.asarray(mat[brow[i]], dtype=np.float32)) for i in part])
         if len(part) == 1:
-            approx = np.einsum("ij,j->i", mat, queries[0])[rows][:, None]
+            approx = np.einsum("ij,j->i", mat, queries[0])[None, :]
         else:
-            approx = (mat @ queries.T)[rows]
+            approx = queries @ mat.T          # one row of scores per query, every row of the matrix
+        if rows.size != mat.shape[0]:
+            approx = approx[:, rows]
         for t, i in enumerate(part):
-            s = approx[:, t].copy()
+            s = approx[t] if rows.size != mat.shape[0] else approx[t].copy()
             later = bpos[i:][brow[i:] >= 0]
             s[later] = -np.inf
             cand = np.flatnonzero(s > threshold - MARGIN)

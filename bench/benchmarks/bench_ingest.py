@@ -1,0 +1,138 @@
+"""Write speed of the reference store with the knowledge layer on: batch ingest and single writes by store size.
+
+Run:  python3 -m pytest bench/benchmarks/bench_ingest.py --benchmark-only -s
+Sizes: CODEMEM_BENCH_INGEST_SIZES=1000,10000,100000 (default 1000, so CI stays fast).
+
+One store is opened with the knowledge layer on (as the reference backend and the MCP
+server open it) and grown with `MemoryStore.write_memories` (1,000 per batch). At each
+size it measures, in this order: the batch path (`BATCH_ROUNDS` batches of 1,000 through
+`write_memories`: memories per second), single writes (`SINGLE_WRITES` calls of
+`write_memory`: p50 / p95), and reopening the store with the layer (open never replays
+the store: it is linear in its size at most). Every figure is given as wall time and as
+this process's CPU time, which is steadier on a shared machine, and the table at the end
+names the load average seen. The records are the ones `bench_scale.py` writes (six common
+words and fourteen Zipf-distributed terms, a task, contexts, a tag, a branch).
+"""
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import time
+from pathlib import Path
+
+import pytest
+
+from reference.clock import LogicalClock
+from reference.knowledge import KnowledgeLayer
+from reference.store import MemoryStore
+
+SIZES = [int(x) for x in os.environ.get("CODEMEM_BENCH_INGEST_SIZES", "1000").split(",") if x]
+BATCH = 1_000
+BATCH_ROUNDS = 3
+SINGLE_WRITES = 30
+REPORT = Path("/tmp/codemem-bench-ingest") / f"report-{max(SIZES)}.md"
+
+WORDS = ("auth token refresh race billing invoice decimal cache redis queue worker retry timeout deploy docker "
+         "schema migration index query latency frontend button modal css api endpoint session cookie webhook "
+         "stripe rounding tax locale font grid layout hydration ssr bundle lint flaky test fixture mock").split()
+VOCAB = [f"term{i}" for i in range(3000)]
+VOCAB_WEIGHTS = [1.0 / (r + 1) for r in range(len(VOCAB))]
+TASKS = ["task:debug", "task:refactor", "task:optimize", "task:implement_feature", None]
+CONTEXTS = ["context:auth", "context:billing", "context:api", "context:frontend", "context:data"]
+
+
+def record(rng: random.Random, i: int) -> dict:
+    words = rng.choices(WORDS, k=6) + rng.choices(VOCAB, weights=VOCAB_WEIGHTS, k=14)
+    return dict(text=" ".join(words) + f" item{i}", task=rng.choice(TASKS),
+                context=rng.sample(CONTEXTS, rng.randint(0, 2)), tags=rng.sample(["p1", "p2", "p3", "p4"], 1),
+                metadata={"branch": rng.choice(["main", "dev", "feature-x"])})
+
+
+class Grower:
+    """The one store of the module, grown to each size in turn."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.clock = path, LogicalClock(1_700_000_000.0)
+        self.rng, self.i = random.Random(0), 0
+        self.store = self._open()
+        self.rows: list[tuple[str, str]] = []
+
+    def _open(self) -> MemoryStore:
+        store = MemoryStore.open(self.path, clock=self.clock)
+        KnowledgeLayer.for_store(store)
+        return store
+
+    def records(self, n: int) -> list[dict]:
+        out = [record(self.rng, self.i + j) for j in range(n)]
+        self.i += n
+        return out
+
+    def grow_to(self, size: int) -> None:
+        while len(self.store.vectors) < size:
+            self.clock.advance(1)
+            self.store.write_memories(self.records(min(BATCH, size - len(self.store.vectors))))
+
+    def reopen(self) -> tuple[float, float]:
+        self.store.close()
+        t, c = time.perf_counter(), time.process_time()
+        self.store = self._open()
+        return time.perf_counter() - t, time.process_time() - c
+
+
+@pytest.fixture(scope="module")
+def grower(tmp_path_factory):
+    g = Grower(tmp_path_factory.mktemp("bench_ingest"))
+    yield g
+    g.store.close()
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    text = (f"# bench_ingest (knowledge layer on), load average {load}\n\n| measure | wall | CPU |\n|---|---|---|\n"
+            + "".join(f"| {a} | {b} |\n" for a, b in g.rows))
+    REPORT.parent.mkdir(parents=True, exist_ok=True)
+    REPORT.write_text(text)
+    print("\n" + text)
+
+
+CASES = [(size, kind) for size in SIZES for kind in ("batch", "single", "reopen")]
+
+
+@pytest.mark.parametrize("size,kind", CASES, ids=[f"{k}-{s}" for s, k in CASES])
+def test_ingest(benchmark, grower, size, kind):
+    grower.grow_to(size)
+    store, clock = grower.store, grower.clock
+    if kind == "batch":
+        batches = iter([grower.records(BATCH) for _ in range(BATCH_ROUNDS)])
+        cpu: list[float] = []
+
+        def write_batch():
+            clock.advance(1)
+            c = time.process_time()
+            entries = store.write_memories(next(batches))
+            cpu.append(time.process_time() - c)
+            assert len(entries) == BATCH
+        benchmark.pedantic(write_batch, rounds=BATCH_ROUNDS, iterations=1)
+        wall = BATCH / benchmark.stats.stats.median
+        benchmark.extra_info.update(memories_per_s=round(wall), cpu_memories_per_s=round(BATCH / statistics.median(cpu)))
+        grower.rows.append((f"batch ingest at {size:,} (memories/s)", f"{wall:,.0f} | {BATCH / statistics.median(cpu):,.0f}"))
+    elif kind == "single":
+        recs = iter(grower.records(SINGLE_WRITES))
+        cpu = []
+
+        def write_one():
+            clock.advance(1)
+            c = time.process_time()
+            store.write_memory(**next(recs))
+            cpu.append((time.process_time() - c) * 1e3)
+        benchmark.pedantic(write_one, rounds=SINGLE_WRITES, iterations=1)
+        wall = sorted(benchmark.stats.stats.data)
+        p50, p95 = wall[len(wall) // 2] * 1e3, wall[int(len(wall) * 0.95)] * 1e3
+        cpu.sort()
+        benchmark.extra_info.update(p50_ms=round(p50, 3), cpu_p50_ms=round(cpu[len(cpu) // 2], 3))
+        grower.rows.append((f"single write p50 / p95 at {size:,} (ms)",
+                            f"{p50:.2f} / {p95:.2f} | {cpu[len(cpu) // 2]:.2f} / {cpu[int(len(cpu) * 0.95)]:.2f}"))
+    else:
+        times: list[tuple[float, float]] = []
+        benchmark.pedantic(lambda: times.append(grower.reopen()), rounds=1, iterations=1)
+        grower.rows.append((f"reopen with the knowledge layer at {len(grower.store.vectors):,} (s)",
+                            f"{times[0][0]:.2f} | {times[0][1]:.2f}"))
+    assert len(grower.store.vectors) >= size
