@@ -13,6 +13,7 @@ from bench.replay.census import Census
 from bench.replay.checks import evaluate, evaluate_error, pair_metrics, score_ranking, zero_metrics
 from bench.replay.context import AliasError, ReplayContext
 from bench.replay.results import CheckResult, QueryResult, ScenarioResult, StepRecord
+from bench.replay.write_batch import run_writes, write_run
 from bench.scenario.model import Scenario, Step
 from bench.steps import STEPS
 
@@ -103,6 +104,13 @@ def _run_step(ctx: ReplayContext, scenario: Scenario, step: Step, sink: Telemetr
         _raised(ctx, scenario, step, sink, result, exc, latency)
         return
     latency = (time.perf_counter() - t0) * 1000
+    _finish(ctx, scenario, step, sink, result, args, outcome, latency)
+
+
+def _finish(ctx: ReplayContext, scenario: Scenario, step: Step, sink: TelemetrySink, result: ScenarioResult,
+            args, outcome, latency: float) -> None:
+    """Bind, census, grade and record a step that returned `outcome`."""
+    spec = STEPS[step.name]
     if step.alias and outcome.created_id is not None:
         ctx.bind(step.alias, outcome.created_id)
     ctx.state["step_name"] = step.name
@@ -147,10 +155,17 @@ def replay(scenario: Scenario, backend: Backend, workdir: Path, sink: TelemetryS
     census = ctx.state["census"] = Census()
     backend.open(workdir / "store", clock, sink)
     try:
-        for i, step in enumerate(scenario.steps, start=1):
-            _run_step(ctx, scenario, step, sink, result)
-            if progress is not None:
-                progress(i, len(scenario.steps))
+        steps, i = scenario.steps, 0
+        while i < len(steps):
+            run = write_run(ctx, steps, i)
+            if len(run) > 1:
+                run_writes(ctx, scenario, steps[i: i + len(run)], run, sink, result, _run_step, _finish)
+            else:
+                _run_step(ctx, scenario, steps[i], sink, result)
+            for j in range(i + 1, i + max(len(run), 1) + 1):
+                if progress is not None:
+                    progress(j, len(steps))
+            i += max(len(run), 1)
         _take_census(census, backend, scenario, result)
         result.extra_metrics.update(ctx.state.get("metrics", {}))
         result.extra_metrics.update(pair_metrics(ctx.state.get("pair_counts", {})))

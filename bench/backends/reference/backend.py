@@ -67,6 +67,10 @@ class ReferenceBackend(GraphPart, PatternPart, KnowledgePart, LanePart, ProjectP
         return self.store.write_memory(text, task=task, insights=insights, context=context,
                                        symbol_keys=symbol_keys, tags=tags, metadata=metadata).id
 
+    def write_memories(self, records: list[dict[str, Any]]) -> list[str]:
+        """Several writes in one batch (`MemoryStore.write_memories`); replay hands it runs of writes."""
+        return [e.id for e in self.store.write_memories(records)]
+
     def get_memory(self, memory_id: str) -> dict[str, Any] | None:
         entry = self.store.get_memory(memory_id)
         return entry.to_dict() if entry else None
