@@ -90,13 +90,24 @@ class Memories:
         self._note(entry)
         return entry
 
-    def write_many(self, records: list[dict[str, Any]]) -> list[MemoryEntry]:
+    def write_many(self, records: list[dict[str, Any]], times: list[float] | None = None) -> list[MemoryEntry]:
         """Several writes in one transaction: all validated first, embedded in one batch, vectors in one append.
 
         Each record holds `write`'s arguments by name (`text` required). The
         entries get the ids, rows and blob records that the same writes made
         one by one would get; nothing is stored if any record is invalid.
+        `times` (one per record, not decreasing) replays a timed history in one batch: the
+        clock is set to each (`LogicalClock.set`) before its record is stored, as a caller
+        setting the clock between single writes would.
         """
+        if times is not None:
+            if not callable(getattr(self.clock, "set", None)):
+                raise InvalidArgument("times= needs a clock with set() (a LogicalClock)")
+            if len(times) != len(records):
+                raise InvalidArgument(f"{len(times)} times for {len(records)} records")
+            if any(not isinstance(t, (int, float)) or isinstance(t, bool) for t in times) \
+                    or any(b < a for a, b in zip([self.clock.now(), *times], times)):
+                raise InvalidArgument("times must be numbers, none before the clock's now or the one before it")
         inputs = []
         for i, rec in enumerate(records):
             if not isinstance(rec, dict):
@@ -114,7 +125,9 @@ class Memories:
         put: list[int] = []
         try:
             with self.tracker.tx() as conn:
-                for inp in inputs:
+                for i, inp in enumerate(inputs):
+                    if times is not None:
+                        self.clock.set(float(times[i]))
                     entries.append(self._insert(conn, inp, self.clock.now()))
                 nonzero = np.flatnonzero(vecs.any(axis=1))
                 if nonzero.size:

@@ -121,17 +121,18 @@ class MemoryStore:
                 self._notify([entry])
         return entry
 
-    def write_memories(self, records: list[dict[str, Any]]) -> list[MemoryEntry]:
+    def write_memories(self, records: list[dict[str, Any]], times: list[float] | None = None) -> list[MemoryEntry]:
         """Write several memories in one transaction (see `Memories.write_many`); listeners run per entry, in order.
 
         Each record holds `write_memory`'s arguments by name. Same entries as
         the writes one by one, at a fraction of the cost (one commit, one
-        embedding batch, one vector append).
+        embedding batch, one vector append). `times`, one per record, sets a
+        `LogicalClock` before each record is stored (a timed history in one batch).
         """
         self._check_open()
         with self.telemetry.measure("write", "memory", batch=len(records)):
             with self.tracker.tx():
-                entries = self.memories.write_many(list(records))
+                entries = self.memories.write_many(list(records), times)
                 self._notify(entries)
         return entries
 

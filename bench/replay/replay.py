@@ -21,10 +21,11 @@ Progress = Callable[[int, int], None]
 
 
 def _emit(sink: TelemetrySink, ctx: ReplayContext, scenario: Scenario, step: Step, op: str,
-          latency_ms: float | None, memory_id: str | None, status: str) -> None:
+          latency_ms: float | None, memory_id: str | None, status: str, timestamp: float | None = None) -> None:
     sink.emit(TelemetryEvent(
         op=op, memory_id=memory_id, entity_type=step.name.split("_")[0], scope=ctx.session["scope"],
-        run_id=ctx.session["run_id"], task_id=ctx.session["task_id"], timestamp=ctx.clock.now(),
+        run_id=ctx.session["run_id"], task_id=ctx.session["task_id"],
+        timestamp=ctx.clock.now() if timestamp is None else timestamp,
         latency_ms=latency_ms, source="harness",
         extra={"scenario": scenario.name, "backend": ctx.backend.label, "step": step.name,
                "line": step.line, "status": status, "query_id": step.id, "category": step.category}))
@@ -108,8 +109,8 @@ def _run_step(ctx: ReplayContext, scenario: Scenario, step: Step, sink: Telemetr
 
 
 def _finish(ctx: ReplayContext, scenario: Scenario, step: Step, sink: TelemetrySink, result: ScenarioResult,
-            args, outcome, latency: float) -> None:
-    """Bind, census, grade and record a step that returned `outcome`."""
+            args, outcome, latency: float, timestamp: float | None = None) -> None:
+    """Bind, census, grade and record a step that returned `outcome` (at clock time `timestamp`, default now)."""
     spec = STEPS[step.name]
     if step.alias and outcome.created_id is not None:
         ctx.bind(step.alias, outcome.created_id)
@@ -126,7 +127,7 @@ def _finish(ctx: ReplayContext, scenario: Scenario, step: Step, sink: TelemetryS
     status = "failed" if any(not c.passed for c in checks) else "ok"
     message = "; ".join(f"{c.name}: {c.detail}" for c in checks if not c.passed)
     result.steps.append(StepRecord(step.line, step.name, step.kind, status, latency, message, checks))
-    _emit(sink, ctx, scenario, step, spec.op, latency, outcome.created_id, status)
+    _emit(sink, ctx, scenario, step, spec.op, latency, outcome.created_id, status, timestamp)
 
 
 def _take_census(census: Census, backend: Backend, scenario: Scenario, result: ScenarioResult) -> None:
@@ -158,7 +159,7 @@ def replay(scenario: Scenario, backend: Backend, workdir: Path, sink: TelemetryS
         steps, i = scenario.steps, 0
         while i < len(steps):
             run = write_run(ctx, steps, i)
-            if len(run) > 1:
+            if len(run):
                 run_writes(ctx, scenario, steps[i: i + len(run)], run, sink, result, _run_step, _finish)
             else:
                 _run_step(ctx, scenario, steps[i], sink, result)

@@ -31,11 +31,11 @@ def add_mentions(conn: sqlite3.Connection, document_id: str, text: str, mentions
                       m.surface, m.confidence))
 
 
-def add_mentions_many(conn: sqlite3.Connection, docs: list[tuple[str, str, list[ExtractedMention]]],
-                      now: str) -> None:
-    """`add_mentions` for several documents in order, as two `executemany` (same rows, same ids)."""
+def add_mentions_many(conn: sqlite3.Connection, docs: list[tuple[str, str, list[ExtractedMention], str]]) -> None:
+    """`add_mentions` for several (document, text, mentions, now) in order, as two `executemany`
+    (the same rows and ids as one call per document)."""
     ents, rows = [], []
-    for document_id, text, mentions in docs:
+    for document_id, text, mentions, now in docs:
         for m in mentions:
             ents.append((m.entity_id, m.name, m.type, m.normalized,
                          _JSON(m.metadata), now, now))

@@ -87,7 +87,8 @@ class KnowledgeLayer:
     def ingest_many(self, entries: list[MemoryEntry]) -> list[list[Relationship]]:
         """`ingest` of several live writes, in order, in one transaction; per entry its relationships.
 
-        The stored rows are the ones the same entries ingested one by one would give:
+        Each entry is ingested at its `created_at` (for a live write, the clock's time when
+        it was written). The stored rows are the ones the same entries ingested one by one would give:
         entry i is linked only to the store before the batch and to entries before it
         (vector neighbours from `neighbours.live_neighbours`, shared entities from the
         mention rows that existed at its turn). Mentions and temporal rows go in with
@@ -101,19 +102,21 @@ class KnowledgeLayer:
         extracted = [(self.extractor.extract(e.text, e.created_at, e.metadata),
                       extract_document_date(e.text, e.metadata, e.created_at)) for e in entries]
         near = neighbours.live_neighbours(self.store, entries, VECTOR_CANDIDATES, self.builder.relate_threshold)
-        now = to_text(self.store.clock.now())
+        # a live write is ingested at its own time (the clock's, when it was written alone)
+        nows = [to_text(e.created_at) for e in entries]
         out: list[list[Relationship]] = []
         with sqlite_errors(self.store.tracker.path), self.store.tracker.tx() as conn:
             ids = [e.id for e in entries]
             for mid in _already_ingested(conn, ids):
                 self._drop(conn, mid)
             start = _next_mention_id(conn)
-            entity_table.add_mentions_many(conn, [(e.id, e.text, m) for e, (m, _) in zip(entries, extracted)], now)
+            entity_table.add_mentions_many(conn, [(e.id, e.text, m, now)
+                                                  for e, (m, _), now in zip(entries, extracted, nows)])
             temporal_table.insert_many(conn, [(e.id, d, e.created_at, src, _importance(e.metadata))
                                               for e, (_, (d, src)) in zip(entries, extracted)])
             texts = _id_text_many(conn, sorted({h for hs in near for h, _ in hs}))
             bound, rels = start, []
-            for entry, (mentions, _), hs in zip(entries, extracted, near):
+            for entry, (mentions, _), hs, now in zip(entries, extracted, near, nows):
                 bound += len(mentions)
                 found = [(texts[h], s) for h, s in hs if h in texts]
                 found.sort(key=lambda ns: (-ns[1], ns[0].id))

@@ -67,9 +67,10 @@ class ReferenceBackend(GraphPart, PatternPart, KnowledgePart, LanePart, ProjectP
         return self.store.write_memory(text, task=task, insights=insights, context=context,
                                        symbol_keys=symbol_keys, tags=tags, metadata=metadata).id
 
-    def write_memories(self, records: list[dict[str, Any]]) -> list[str]:
-        """Several writes in one batch (`MemoryStore.write_memories`); replay hands it runs of writes."""
-        return [e.id for e in self.store.write_memories(records)]
+    def write_memories(self, records: list[dict[str, Any]], times: list[float] | None = None) -> list[str]:
+        """Several writes in one batch (`MemoryStore.write_memories`, each record at its time from `times`);
+        replay hands it runs of writes (bench/replay/write_batch.py)."""
+        return [e.id for e in self.store.write_memories(records, times=times)]
 
     def get_memory(self, memory_id: str) -> dict[str, Any] | None:
         entry = self.store.get_memory(memory_id)
