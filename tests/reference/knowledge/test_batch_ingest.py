@@ -1,0 +1,129 @@
+"""A batch write with the knowledge layer on stores exactly what the same writes one by one store."""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from reference.clock import LogicalClock
+from reference.knowledge import KnowledgeLayer
+from reference.knowledge.neighbours import live_neighbours
+from reference.knowledge.relations import RELATE_THRESHOLD, VECTOR_CANDIDATES
+from reference.store import MemoryStore
+
+FILES = ["src/features/auth/session.ts", "src/features/billing/invoice.py", "lib/cache.py"]
+SYMBOLS = ["authClient.refresh()", "billing.round_total()", "`getUserName`"]
+WORDS = "token refresh race cache redis invoice rounding retry timeout also therefore instead of".split()
+STORE_FILES = ("blob.dat", "vectors.f32", "vectors.keys", "vectors.tags", "vectors.sums")
+
+
+def _text(draw_words, f, s, d):
+    return f"{' '.join(draw_words)} in {FILES[f]} near {SYMBOLS[s]} on 2025-0{1 + d}-1{d}."
+
+
+records = st.lists(
+    st.builds(lambda ws, f, s, d, dup, gap: (_text(ws, f, s, d), dup, gap),
+              st.lists(st.sampled_from(WORDS), min_size=1, max_size=6), st.integers(0, 2), st.integers(0, 2),
+              st.integers(0, 8), st.booleans(), st.sampled_from([0, 0, 1, 600])),
+    min_size=1, max_size=14)
+
+
+def _state(store: MemoryStore) -> tuple[str, dict[str, bytes]]:
+    """Every tracker row (FTS by its terms, not its segment layout) and the bytes of the other files."""
+    conn = store.tracker.conn()
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab USING fts5vocab(main, memories_fts, instance)")
+    vocab = conn.execute("SELECT * FROM temp.vocab ORDER BY 1, 2, 3, 4").fetchall()
+    rows = [line for line in conn.iterdump() if "_fts_data" not in line and "_fts_idx" not in line]
+    store.close()
+    return "\n".join(rows) + repr(vocab), {f: (store.data_dir / f).read_bytes() for f in STORE_FILES}
+
+
+def _build(path: Path, recs: list, cuts: list[int] | None) -> tuple[str, dict[str, bytes]]:
+    clock = LogicalClock(1_760_000_000.0)
+    store = MemoryStore.open(path, clock=clock)
+    KnowledgeLayer.for_store(store)
+    texts, times, t = [], [], clock.now()
+    for i, (text, dup, gap) in enumerate(recs):
+        t += gap
+        texts.append(texts[-1] if dup and texts else text)   # exact repeats: ties and near-1.0 cosines
+        times.append(t)
+    if cuts is None:
+        for text, at in zip(texts, times):
+            clock.set(at)
+            store.write_memory(text, metadata={"n": len(text)})
+    else:
+        start = 0
+        for size in cuts + [len(texts)]:
+            end = min(len(texts), start + max(size, 1))
+            if start < end:
+                store.write_memories([dict(text=x, metadata={"n": len(x)}) for x in texts[start:end]],
+                                     times=times[start:end])
+            start = end
+    return _state(store)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(recs=records, cuts=st.lists(st.integers(1, 6), max_size=4))
+def test_batches_store_what_single_writes_store(recs, cuts):
+    with tempfile.TemporaryDirectory() as tmp:
+        one = _build(Path(tmp) / "one", recs, None)
+        many = _build(Path(tmp) / "many", recs, cuts)
+    assert one[1] == many[1]
+    assert one[0] == many[0]
+
+
+def test_batch_links_to_earlier_memories_only(tmp_path):
+    """Within a batch, entry i sees the entries before it (vector and shared-entity links), never later ones."""
+    store = MemoryStore.open(tmp_path, clock=LogicalClock(1_760_000_000.0))
+    layer = KnowledgeLayer.for_store(store)
+    texts = [f"fix the token refresh race in src/features/auth/session.ts step {i}" for i in range(6)]
+    entries = store.write_memories([dict(text=t) for t in texts])
+    order = {e.id: i for i, e in enumerate(entries)}
+    targets = [(order[r.source_id], order[r.target_id]) for e in entries for r in layer.relationships(e.id)
+               if r.source_id == e.id]
+    assert targets and all(t < s for s, t in targets)
+    assert {s for s, _ in targets} == set(range(1, 6))   # every later entry links back
+    store.close()
+
+
+def test_live_neighbours_are_the_exact_top_k(tmp_path):
+    """Against a float64 brute force over the memories before each entry: same keys, same cosines."""
+    store = MemoryStore.open(tmp_path, clock=LogicalClock(1_760_000_000.0), redact=False)
+    rng = np.random.default_rng(3)
+    vocab = [f"w{i}" for i in range(40)]
+    recs = [dict(text=" ".join(rng.choice(vocab, size=8))) for _ in range(300)]
+    entries = store.write_memories(recs)
+    got = live_neighbours(store, entries, VECTOR_CANDIDATES, RELATE_THRESHOLD)
+    vecs = np.stack([store.vectors.get(e.key_hash) for e in entries]).astype(np.float64)
+    vecs /= np.linalg.norm(vecs, axis=1)[:, None]
+    ids = [e.id for e in entries]
+    for i in range(len(entries)):
+        sims = vecs[:i] @ vecs[i]
+        want = sorted(((-s, ids[j]) for j, s in enumerate(sims) if s > RELATE_THRESHOLD))[:VECTOR_CANDIDATES]
+        key_to_id = {e.key_hash: e.id for e in entries}
+        mine = sorted((-s, key_to_id[h]) for h, s in got[i])[:VECTOR_CANDIDATES]
+        assert [m for _, m in mine] == [m for _, m in want]
+        assert np.allclose([s for s, _ in mine], [s for s, _ in want], atol=1e-6)
+    assert sum(map(len, got)) > 100   # the vocabulary is small: many pairs are above the threshold
+    store.close()
+
+
+def test_a_failing_layer_undoes_the_write(tmp_path):
+    """One transaction per write: a listener that raises leaves no row, vector or filter entry behind."""
+    store = MemoryStore.open(tmp_path, clock=LogicalClock(1_760_000_000.0))
+    store.write_memory("kept")
+
+    def boom(entries):
+        raise RuntimeError("layer failed")
+    store.add_write_listener(lambda e: None, batch=boom)
+    with pytest.raises(RuntimeError):
+        store.write_memory("dropped")
+    with pytest.raises(RuntimeError):
+        store.write_memories([dict(text="dropped too"), dict(text="and this")])
+    assert [e.text for e in store.list_memories()] == ["kept"]
+    assert len(store.vectors) == 1
+    store.close()
