@@ -22,6 +22,7 @@ MAX_QUERY = 10_000          # search queries
 MAX_TEXT = 16_384           # text stored as one memory (knowledge extraction grows faster than linear)
 MAX_DESCRIPTION = 4_096
 MAX_LIST = 1_000            # any list argument not in ARGUMENTS
+MAX_BATCH = 256             # memories in one memory_write_batch call
 MAX_JSON = 65_536           # nested JSON (payload, metadata): characters of strings + 1 per value
 MAX_DEPTH = 16              # nesting of arrays and objects
 MAX_FILE_TEXT = 2_000_000   # one file's text in project_index_snapshot(files)
@@ -61,6 +62,8 @@ ARGUMENTS: dict[str, Limit] = {
     "project_record_commit.files": Limit("list", 10_000, what="changed files"),
     "project_index_snapshot.files": Limit("json", MAX_SNAPSHOT, item=MAX_FILE_TEXT, what="snapshot files",
                                           items=MAX_SNAPSHOT_FILES),
+    "memory_write_batch.memories": Limit("json", MAX_BATCH * (MAX_TEXT + MAX_JSON), item=MAX_TEXT,
+                                         what="memories", items=MAX_BATCH),
     "payload": Limit("json", MAX_JSON, what="JSON payload"),
     "metadata": Limit("json", MAX_JSON, what="metadata"),
     "where_metadata": Limit("json", MAX_JSON, what="metadata filter"),

@@ -16,7 +16,7 @@ DEFAULT_PROFILE = "core"
 
 PROFILES: dict[str, tuple[str, ...]] = {
     "core": ("memory",),                           # seed 000 §5.1: write/search/get/list structured memories
-    "memory": ("memory", "threads"),               # + free-form thread notes (memory_write, memory_search)
+    "memory": ("memory", "threads", "batch"),      # + thread notes (memory_write, memory_search), batch writes
     "code": ("code", "patterns"),                  # jit_*, code/symbol search, Hyperscan pattern tools
     "graph": ("graph", "policy", "snapshot"),      # seed 003 entity graph, policy KV, saved snapshots
     "knowledge": ("knowledge",),                   # seed 001 oracle_* tools

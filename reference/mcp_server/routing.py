@@ -22,6 +22,9 @@ ROUTING: dict[str, str] = {
 - A tradeoff is being accepted
 - Context is provided that may be relevant later
 - Completing a debugging session with findings""",
+    "memory_write_batch": """Use when:
+- Several findings, decisions or notes are ready to store at once (one call instead of one each)
+- Importing notes, a history or another tool's memories""",
     # seed 000 §6.3
     "pattern_scan": """Use when:
 - Reviewing code for security issues

@@ -15,6 +15,7 @@ from __future__ import annotations
 TOOL_MODULES: list[str] = [
     "memory",      # seed 000 §5.1 structured memory
     "threads",     # seed 000 §0 memory_write / memory_search / memory_list_threads
+    "batch",       # memory_write_batch: several structured memories in one call
     "code",        # seed 000 §0 jit_* / code_search / symbol_search / register_file
     "patterns",    # seed 000 §5.2
     "graph",       # seed 003 graph API

@@ -34,7 +34,7 @@ def test_core_is_the_seed_memory_tools_and_a_fraction_of_all(tmp_path):
 
 
 @pytest.mark.parametrize("profile, some, none", [
-    ("memory", {"memory_write", "memory_list_threads", "memory_get"}, {"graph_put_node"}),
+    ("memory", {"memory_write", "memory_list_threads", "memory_get", "memory_write_batch"}, {"graph_put_node"}),
     ("code", {"jit_search", "pattern_scan"}, {"memory_get"}),
     ("graph", {"graph_put_node", "policy_put", "snapshot_get_node"}, {"oracle_search"}),
     ("knowledge", {"oracle_search", "oracle_learn"}, {"memory_get"}),
