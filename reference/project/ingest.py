@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from reference.project.commit_batch import new_commit_run, record_run
 from reference.project.errors import ProjectError
 from reference.project.history import History
 
@@ -34,8 +35,12 @@ class IngestResult:
         return asdict(self)
 
 
-def ingest_history(project: Any, history: History, progress: Progress | None = None) -> IngestResult:
-    """Record every commit of `history` (see module docstring); `progress(i, n)` after each."""
+def ingest_history(project: Any, history: History, progress: Progress | None = None, *,
+                   batch: bool = True) -> IngestResult:
+    """Record every commit of `history` (see module docstring); `progress(i, n)` after each step.
+
+    Runs of new commits go in one batch write (`commit_batch.py`; the same rows as one
+    `record_commit` per commit); `batch=False` records them one by one."""
     clock = project.store.clock
     if not callable(getattr(clock, "set", None)):
         raise ProjectError("ingest needs a store opened with a LogicalClock (commits are written at their own time)")
@@ -47,13 +52,24 @@ def ingest_history(project: Any, history: History, progress: Progress | None = N
         project.register_branch(b.name, base=b.merge_base)
     result = IngestResult(commits=len(ordered), branches=len(history.branch_names()), shared=history.shared,
                           default_branch=history.default_branch)
-    for i, c in enumerate(ordered, start=1):
-        clock.set(max(clock.now(), float(c.git_time)))
-        w = project.record_commit(c)
-        result.written += not w.duplicate
-        result.duplicates += w.duplicate
-        result.promoted += w.promoted
-        result.bound += len(w.bound)
+    i = 0
+    while i < len(ordered):
+        run = new_commit_run(project, ordered, i) if batch else []
+        if len(run) > 1:
+            result.written += len(record_run(project, run))
+            for j in range(i + 1, i + len(run)):
+                if progress is not None:
+                    progress(j, len(ordered))
+            i += len(run)
+        else:
+            c = ordered[i]
+            clock.set(max(clock.now(), float(c.git_time)))
+            w = project.record_commit(c)
+            result.written += not w.duplicate
+            result.duplicates += w.duplicate
+            result.promoted += w.promoted
+            result.bound += len(w.bound)
+            i += 1
         if progress is not None:
             progress(i, len(ordered))
     return result

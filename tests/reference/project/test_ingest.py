@@ -66,3 +66,27 @@ def test_a_branch_without_merge_base_ingests_with_no_base(tmp_path, store):
     r = ingest_history(project, read_dataset(ds))
     assert (r.commits, r.written, r.branches) == (2, 2, 2)
     assert set(project.branches()) == {"main", "gh-pages"} and project.head("gh-pages") == sha("e")
+
+
+@pytest.mark.parametrize("name", ["sqlite-utils"])
+def test_batched_ingest_stores_what_commit_by_commit_ingest_stores(tmp_path, name):
+    """Runs of new commits go in one batch write; rows, FTS terms and file bytes match one write per commit."""
+    from pathlib import Path
+    history = read_dataset(Path(__file__).resolve().parents[3] / "scenarios" / "data" / name)
+    history.commits = history.commits[:300]
+    keep = {c.sha for c in history.commits}
+    history.branches = [b for b in history.branches if b.tip in keep]
+    states = []
+    for batch in (False, True):
+        s = MemoryStore.open(tmp_path / str(batch), clock=LogicalClock(0.0))
+        project = ProjectMemory.for_store(s)
+        r = ingest_history(project, history, batch=batch)
+        conn = s.tracker.conn()
+        conn.execute("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, memories_fts, instance)")
+        rows = [x for x in conn.iterdump() if "_fts_data" not in x and "_fts_idx" not in x]
+        vocab = conn.execute("SELECT * FROM temp.v ORDER BY 1, 2, 3, 4").fetchall()
+        s.close()
+        files = {f: (tmp_path / str(batch) / f).read_bytes() for f in ("blob.dat", "vectors.f32", "vectors.keys")}
+        states.append((r.to_dict(), rows, vocab, files))
+    assert states[0][0]["written"] > 250
+    assert states[0] == states[1]
