@@ -204,8 +204,11 @@ class VectorCache:
         with self._lock:
             self._sync_checked()
             mask = self._live[: self._n]
-            if tags is not None:
-                mask = mask & np.isin(self._tags[: self._n], np.asarray(list(tags), dtype=np.uint8))
+            tags = None if tags is None else list(tags)
+            if tags is not None and len(tags) == 1:
+                mask = mask & (self._tags[: self._n] == tags[0])   # a third of isin's time for one tag
+            elif tags is not None:
+                mask = mask & np.isin(self._tags[: self._n], np.asarray(tags, dtype=np.uint8))
             rows = np.flatnonzero(mask)
             return self._matrix(), rows, self._keys[rows]
 

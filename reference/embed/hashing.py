@@ -106,10 +106,10 @@ class HashingEmbedder:
         # one (text, block, bucket) key per feature: sorted, it orders each text's word buckets, then its chars
         ukeys, counts = np.unique(np.concatenate(keys), return_counts=True)
         seg = ukeys >> 18                      # text * 2 + block
-        starts = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
+        starts = np.flatnonzero(np.concatenate(([True], seg[1:] != seg[:-1])))
         w = 1.0 + np.log(counts.astype(np.float64))
         sums = np.array([(x * x).sum() for x in np.split(w, starts[1:])])
-        lens = np.diff(np.r_[starts, len(w)])
+        lens = np.diff(np.append(starts, len(w)))
         w = w / np.repeat(np.sqrt(sums), lens)
         w = np.where(seg & 1, w * CHAR_WEIGHT, w)
         buckets = ukeys & (N_BUCKETS - 1)
