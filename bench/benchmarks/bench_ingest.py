@@ -1,7 +1,8 @@
 """Write speed of the reference store with the knowledge layer on: batch ingest and single writes by store size.
 
 Run:  python3 -m pytest bench/benchmarks/bench_ingest.py --benchmark-only -s
-Sizes: CODEMEM_BENCH_INGEST_SIZES=1000,10000,100000 (default 1000, so CI stays fast).
+Sizes: CODEMEM_BENCH_INGEST_SIZES=1000,10000,100000, or CODEMEM_BENCH_SCALE=small (1k, the default, so CI
+stays fast) / medium (1k, 10k) / full (1k, 10k, 100k), as the other benchmark modules read it.
 
 One store is opened with the knowledge layer on (as the reference backend and the MCP
 server open it) and grown with `MemoryStore.write_memories` (1,000 per batch). At each
@@ -27,7 +28,9 @@ from reference.clock import LogicalClock
 from reference.knowledge import KnowledgeLayer
 from reference.store import MemoryStore
 
-SIZES = [int(x) for x in os.environ.get("CODEMEM_BENCH_INGEST_SIZES", "1000").split(",") if x]
+_BY_SCALE = {"small": "1000", "medium": "1000,10000", "full": "1000,10000,100000"}
+SIZES = [int(x) for x in os.environ.get(
+    "CODEMEM_BENCH_INGEST_SIZES", _BY_SCALE.get(os.environ.get("CODEMEM_BENCH_SCALE", "small"), "1000")).split(",") if x]
 BATCH = 1_000
 BATCH_ROUNDS = 3
 SINGLE_WRITES = 30
