@@ -176,6 +176,8 @@ def _score(layer: "KnowledgeLayer", conn: sqlite3.Connection, hits: dict[str, Or
     """Decay, minRelevance and the entity boost, in place."""
     temporal = temporal_table.get_many(conn, list(hits))
     ents = entity_table.entity_ids_of(conn, list(hits)) if query_entities else {}
+    weight = getattr(layer, "decay_weight", None)
+    weight = DECAY_WEIGHT if weight is None else weight   # a store's Tuning (reference/tuning.py) wins
     for mid in list(hits):
         t = temporal.get(mid)
         relevance = temporal_table.relevance_now(t, now) if t is not None else 1.0
@@ -184,7 +186,7 @@ def _score(layer: "KnowledgeLayer", conn: sqlite3.Connection, hits: dict[str, Or
             continue
         h = hits[mid]
         h.components["relevance"] = round(relevance, 6)
-        h.score *= (1 - DECAY_WEIGHT) + DECAY_WEIGHT * relevance
+        h.score *= (1 - weight) + weight * relevance
         shared = len(query_entities & set(ents.get(mid, [])))
         if shared:
             h.components["entity_boost"] = min(MAX_ENTITY_BOOST, ENTITY_BOOST * shared)
