@@ -66,10 +66,10 @@ def test_attach_and_every_surface_shows_both_figures():
 
 
 def test_a_run_of_the_reference_reports_the_seed_figure_beside_the_tuned_one(tmp_path, capsys):
-    # an old, exact match and a fresh, looser one: weight 1.0 decays the old one below the fresh one
+    # an old, exact match and a fresh, looser one: weight 1.0 decays the old one below the fresh one, 0.5 does not
     steps = [{"directive": "set_clock", "time": 1_767_225_600},
              {"tool": "memory_write_structured", "as": "old", "args": {"text": "token refresh race in the auth client"}},
-             {"directive": "set_clock", "time": 1_767_225_600 + 90 * DAY},
+             {"directive": "set_clock", "time": 1_767_225_600 + 30 * DAY},
              {"tool": "memory_write_structured", "as": "new", "args": {"text": "token refresh for the auth service"}},
              {"tool": "oracle_search", "args": {"query": "token refresh race in the auth client", "limit": 2,
                                                 "includeRelated": False},
