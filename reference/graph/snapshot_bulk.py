@@ -54,45 +54,36 @@ def live_lists(view: GraphView, hot: bytes, cold: bytes, rev: int) -> Lists:
     counts: list[int] = []
     chunks: list[bytes] = []
     fast: list[bool] = []
-    for nid, key, value in _items(view, hot):
-        if value[0] == FORMAT and len(value) > 14 and value[13] < 0x80 and crc32(
-                value[5:], crc32(value[:1], crc32(key))) == int.from_bytes(value[1:5], "little"):
-            compacted_rev, tombstones = _HEAD.unpack_from(value, 5)   # checked frame, one-byte count
-            body, pos = value[5:], 9
-            if len(body) - pos != value[13] * ENTRY_SIZE or tombstones > value[13]:
-                _parse(key, value)   # raises the read path's error
-        else:
-            compacted_rev, tombstones, body, pos = _parse(key, value)
-        n = (len(body) - pos) // ENTRY_SIZE
-        if n and not tombstones and rev >= compacted_rev and _LAST_REV.unpack_from(body, len(body) - 5)[0] <= rev:
-            chunks.append(body[pos:])
-            fast.append(True)
-        else:
-            adj = AdjList(compacted_rev, tombstones, body[pos:])
-            entries = adj.live(rev, key) if rev >= adj.compacted_rev else view.adjacency(hot, cold, nid, rev)
-            n = len(entries)
-            if not n:
+    cur = view.txn.cursor()
+    found = cur.set_range(hot)
+    n_prefix, u64, last_rev = len(hot), _U64.unpack_from, _LAST_REV.unpack_from
+    for key, value in (cur.iternext() if found else ()):
+        if key[:n_prefix] != hot:
+            break
+        nid = u64(key, n_prefix)[0]
+        # the common case inline: a checked frame, a one-byte count, no tombstone, nothing after `rev`
+        size = len(value)
+        if size > 14 and value[0] == FORMAT and value[13] < 0x80 and size == 14 + value[13] * ENTRY_SIZE \
+                and crc32(value[5:], crc32(value[:1], crc32(key))) == int.from_bytes(value[1:5], "little"):
+            compacted_rev, tombstones = _HEAD.unpack_from(value, 5)
+            if not tombstones and rev >= compacted_rev and last_rev(value, size - 5)[0] <= rev:
+                chunks.append(value[14:])
+                fast.append(True)
+                owners.append(nid)
+                counts.append(value[13])
                 continue
+        compacted_rev, tombstones, body, pos = _parse(key, value)
+        adj = AdjList(compacted_rev, tombstones, body[pos:])
+        entries = adj.live(rev, key) if rev >= adj.compacted_rev else view.adjacency(hot, cold, nid, rev)
+        if entries:
             chunks.append(b"".join(ENTRY.pack(r, o, v, 0) for r, o, v in entries))
             fast.append(False)
-        owners.append(nid)
-        counts.append(n)
+            owners.append(nid)
+            counts.append(len(entries))
     entries = np.frombuffer(b"".join(chunks), dtype=ENTRY_DTYPE)
     owner_arr, count_arr = np.array(owners, dtype=np.uint64), np.array(counts, dtype=np.int64)
     _check(entries, count_arr, np.array(fast, dtype=bool), owner_arr, hot)
     return Lists(owner_arr, count_arr, entries)
-
-
-def _items(view: GraphView, prefix: bytes):
-    """(id, key, value) under `prefix`, in id order (GraphView.iter_items without a call per item)."""
-    cur = view.txn.cursor()
-    if not cur.set_range(prefix):
-        return
-    n, unpack = len(prefix), _U64.unpack_from
-    for key, value in cur.iternext():
-        if key[:n] != prefix:
-            return
-        yield unpack(key, n)[0], key, value
 
 
 def _check(entries: np.ndarray, counts: np.ndarray, fast: np.ndarray, owners: np.ndarray, hot: bytes) -> None:
