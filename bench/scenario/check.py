@@ -48,7 +48,6 @@ def _suite_problems(path: Path, names: set[str]) -> list[str]:
 
 def _generated(name: object) -> bool:
     """A large-tier name: generated into the cache on first use, so no file is expected (large.py)."""
-    from bench.scenario.large import parse
-    from bench.scenario.large_graph import NAMES
-    return isinstance(name, str) and (name in NAMES or parse(name) is not None)
+    from bench.scenario.large import generated
+    return isinstance(name, str) and generated(name)
 

@@ -48,6 +48,11 @@ def parse(name: str) -> tuple[str, str] | None:
     return None
 
 
+def generated(name: str) -> bool:
+    """True if `name` is a large-tier scenario built on first use (history hunks or the graph tier)."""
+    return name in large_graph.NAMES or parse(name) is not None
+
+
 def _stamp(data_dir: Path, root: Path) -> str:
     """A digest of the data's files and the generator's source: a change to either rebuilds."""
     h = hashlib.sha256(GENERATOR_VERSION.encode())
