@@ -1,10 +1,10 @@
 """The large tier's graph scenario, `graph-scale`: generated into the cache folder on first use.
 
 `scenarios/generators/graph_scale.py` writes it from `scenarios/spec/graph_scale.toml`
-(50k nodes / 500k live edges, about 40 MB, so it is not committed). `path_for`
+(50k nodes / 500k live edges, about 52 MB, so it is not committed). `path_for`
 builds it into `large.cache_dir(root)` the first time it is named and reuses it
 while the spec and the generator's source (by content, `<name>.stamp` beside
-it) are unchanged. About 15 s to build on the 2-core reference machine.
+it) are unchanged. About 6 s of CPU to build.
 """
 from __future__ import annotations
 
