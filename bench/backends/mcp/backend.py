@@ -237,6 +237,7 @@ class ReferenceMcpBackend(McpBackend):
     name = "reference-mcp"
     options = ()
     same_as = "mcp:reference"   # the contract suite runs one of the two
+    variants = None             # one backend, not one per adapter (listings)
 
     def __init__(self, option: str | None = None) -> None:
         if option:
