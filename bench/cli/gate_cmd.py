@@ -45,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
     min_effect = args.min_effect if args.min_effect is not None else policy.min_effect if policy else 0.01
     latency = parse_latency(args.latency) if args.latency or not policy or policy.latency else ()
     if policy:
-        print(f"note * gate: {policy.note()}")
+        given = args.min_effect is not None or bool(args.latency)
+        print(f"note * gate: {policy.note()}" + ("; options given on the command line win" if given else ""))
     options = GateOptions(min_effect=min_effect, alpha=args.alpha, latency=latency,
                           metrics=tuple(m.strip() for m in args.metrics.split(",")) if args.metrics else None,
                           seed=args.seed, permutations=args.permutations)
