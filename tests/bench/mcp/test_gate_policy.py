@@ -8,8 +8,6 @@ import copy
 import json
 from pathlib import Path
 
-import pytest
-
 from bench.backends.mcp.adapter import load_adapter
 from bench.backends.mcp.gate_policy import adapter_gate
 from bench.cli.main import main
@@ -50,7 +48,7 @@ def _broken(report: dict) -> dict:
 
 def test_only_adapters_with_a_gate_table_have_a_policy():
     policy = adapter_gate("mcp:basic-memory")
-    assert policy is not None and not policy.latency and 0.01 < policy.min_effect < 0.2
+    assert policy is not None and policy.latency and 0.01 < policy.min_effect < 0.2
     assert policy.min_effect == load_adapter("basic-memory").gate.min_effect
     assert adapter_gate("mcp:server-memory") is None and adapter_gate("reference") is None
     assert adapter_gate("reference-mcp") is None and adapter_gate("mcp:not-an-adapter") is None
@@ -74,8 +72,13 @@ def test_a_broken_adapter_fails_the_gate(tmp_path, capsys):
     assert "gate: FAIL" in out and "ndcg@10" in out
 
 
-@pytest.mark.parametrize("backend", ["mcp:basic-memory"])
-def test_latency_is_not_gated_when_the_adapter_says_so(tmp_path, capsys, backend):
+def test_latency_is_not_gated_when_the_adapter_says_so(tmp_path, capsys, monkeypatch):
+    own = tmp_path / "adapters"
+    own.mkdir()
+    text = (Path(load_adapter("basic-memory").source)).read_text()
+    assert "latency = true" in text
+    (own / "basic-memory.toml").write_text(text.replace("latency = true", "latency = false"))
+    monkeypatch.setenv("CODEMEM_BENCH_ADAPTERS", str(own))   # a user's copy overrides the built-in
     baseline = json.loads(BASELINE.read_text())
     report = copy.deepcopy(baseline)
     report["environment"] = baseline["environment"]   # same machine: latency would be gated by default
