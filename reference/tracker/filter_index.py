@@ -14,7 +14,9 @@ deletes with `note_*`, after they commit; any other connection's commit (another
 process, or another thread's connection) shows in `PRAGMA data_version` and
 makes the next `candidates` rebuild from the table (one scan, about 1 s at
 100k memories). `reset()` forgets everything (the writer calls it when a
-transaction rolls back).
+transaction rolls back). `followers` (e.g. the store's `KeywordIndex`) get the
+same three notes, so other in-memory indexes stay in step without more hooks
+in the writer.
 """
 from __future__ import annotations
 
@@ -73,15 +75,23 @@ class FilterIndex:
         self._arrays: dict[Label, np.ndarray] = {}
         self._of: dict[int, tuple[Label, ...]] = {}
         self._versions: dict[int, int] = {}
+        self.followers: list = []  # objects with note_write(key_hash, labels), note_delete(key_hash), reset()
 
     # -- maintenance -------------------------------------------------------------
     def reset(self) -> None:
+        for f in self.followers:
+            f.reset()
+        self._clear()
+
+    def _clear(self) -> None:
         with self._lock:
             self._built = False
             self._sets, self._arrays, self._of, self._versions = {}, {}, {}, {}
 
     def note_write(self, key_hash: int, labels: tuple[Label, ...]) -> None:
         """A memory was inserted (or its labels replaced) and committed."""
+        for f in self.followers:
+            f.note_write(key_hash, labels)
         with self._lock:
             if not self._built:
                 return
@@ -92,6 +102,8 @@ class FilterIndex:
                 self._arrays.pop(lab, None)
 
     def note_delete(self, key_hash: int) -> None:
+        for f in self.followers:
+            f.note_delete(key_hash)
         with self._lock:
             if self._built:
                 self._drop(key_hash)
@@ -102,7 +114,7 @@ class FilterIndex:
             self._arrays.pop(lab, None)
 
     def _build(self, conn: sqlite3.Connection) -> None:
-        self.reset()
+        self._clear()
         rows = conn.execute("SELECT key_hash, task, context, insights, tags, metadata FROM memories")
         loads = json.loads
         for kh, task, context, insights, tags, meta in rows:
