@@ -31,6 +31,7 @@ import math
 import re
 import sqlite3
 import threading
+from collections.abc import Callable
 
 import numpy as np
 
@@ -42,6 +43,7 @@ K1, B = 1.2, 0.75  # FTS5's bm25 constants
 _PHRASE = re.compile(r'"((?:[^"]|"")*)"')
 _MATCH = re.compile(r'^"(?:[^"]|"")*"(?: OR "(?:[^"]|"")*")*$')
 _VOCAB = "codemem_memories_vi"
+PRUNE_SHARE = 64  # give up pruning once the candidates exceed 1/PRUNE_SHARE of the postings
 
 
 def phrases_of(match: str) -> list[str] | None:
@@ -72,10 +74,14 @@ class KeywordIndex:
             self._kh = np.zeros(0, dtype=np.uint64)
             self._size = np.zeros(0, dtype=np.float64)
             self._live = np.zeros(0, dtype=bool)
-            self._scratch = np.zeros(0, dtype=np.float64)
+            self._scratch = np.zeros(0, dtype=np.float64)  # per-id sums, all zero between queries
+            self._seen = np.zeros(0, dtype=bool)  # per-id "matched", all False between queries
             self._base = np.zeros(0, dtype=np.int64)  # rowids at build, ascending
             self._base_id = np.zeros(0, dtype=np.int64)  # their current internal id
             self._extra: dict[int, int] = {}  # rowid -> id, for rows first seen after the build
+            self._dead = 0  # retired ids
+            self._version = 0  # bumped whenever rows are added or retired (drops cached postings)
+            self._cache: dict[tuple[str, ...], tuple] = {}
 
     def note_write(self, key_hash: int, labels: object = None) -> None:
         """A memory was inserted or changed and committed."""
@@ -104,37 +110,68 @@ class KeywordIndex:
             self._fresh(conn)
             self._catch_up(conn)
             n_rows, n_tokens = totals(conn, self.table)
-            if n_rows == 0 or k <= 0:
+            if n_rows == 0 or k <= 0 or (allowed is not None and allowed.size == 0):
                 return []
-            ids, scores = self._score(conn, tokens, n_rows, n_tokens)
-        return _top(self._kh[ids], scores, k, allowed)
+            avgdl = float(n_tokens) / float(n_rows)
+            terms = []
+            for toks in tokens:
+                ids, ratio, best = self._postings(conn, toks, avgdl)
+                if ids.size:
+                    idf = math.log((n_rows - ids.size + 0.5) / (ids.size + 0.5))
+                    terms.append((ids, ratio, idf if idf > 0.0 else 1e-6, best))
+            if not terms:
+                return []
+            among = None if allowed is None else self._ids_of_hashes(allowed)
+            total = sum(t[0].size for t in terms)
+            if among is not None and among.size * 4 < total:
+                ids, scores = _score_ids(terms, among)
+            else:
+                found = _pruned(terms, k, among, total, self._union)
+                ids, scores = found if found is not None else self._score_all(terms, among)
+            return _top(self._kh[ids], scores, k)
 
-    def _score(self, conn: sqlite3.Connection, tokens: list[tuple[str, ...]], n_rows: int, n_tokens: int
-               ) -> tuple[np.ndarray, np.ndarray]:
-        """Ids of every live row matching a phrase, and their -bm25, as fts5_aux.c computes it."""
-        avgdl = float(n_tokens) / float(n_rows)
-        acc, touched = self._scratch, []
-        for toks in tokens:
-            keys = self._phrase_keys(conn, toks)
-            docs = keys >> 32
-            docs = docs[self._live[docs]]
-            if docs.size == 0:
-                continue
-            starts = np.flatnonzero(np.concatenate(([True], docs[1:] != docs[:-1])))
-            ids = docs[starts]
-            freq = np.diff(np.append(starts, docs.size)).astype(np.float64)
-            n_hit = ids.size
-            idf = math.log((n_rows - n_hit + 0.5) / (n_hit + 0.5))
-            if idf <= 0.0:
-                idf = 1e-6
-            acc[ids] += idf * ((freq * (K1 + 1.0)) / (freq + K1 * ((1 - B) + B * self._size[ids] / avgdl)))
-            touched.append(ids)
-        if not touched:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
-        ids = touched[0] if len(touched) == 1 else np.unique(np.concatenate(touched))
+    def _score_all(self, terms: list[tuple], among: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """-bm25 of every row matching a phrase (among `among`), summed phrase by phrase in query order
+        as fts5_aux.c does."""
+        acc, seen = self._scratch, self._seen
+        for ids, ratio, idf, _ in terms:
+            acc[ids] += idf * ratio
+            seen[ids] = True
+        ids = terms[0][0] if len(terms) == 1 else np.flatnonzero(seen[: self._n])
         scores = acc[ids]
-        acc[ids] = 0.0
+        acc[ids], seen[ids] = 0.0, False
+        if among is not None:
+            keep = _members_sorted(ids, among)
+            ids, scores = ids[keep], scores[keep]
         return ids, scores
+
+    def _union(self, arrays: list[np.ndarray]) -> np.ndarray:
+        """Sorted union of id arrays (a pass over a per-id mask: numpy's unique hashes, slower here)."""
+        seen = self._seen
+        for a in arrays:
+            seen[a] = True
+        out = np.flatnonzero(seen[: self._n])
+        seen[out] = False
+        return out
+
+    def _postings(self, conn: sqlite3.Connection, toks: tuple[str, ...], avgdl: float
+                  ) -> tuple[np.ndarray, np.ndarray, float]:
+        """(live ids containing the phrase, ascending; bm25's tf part per id; its largest), cached
+        until the phrase's rows or the average row length change."""
+        hit = self._cache.get(toks)
+        if hit is not None and hit[0] == self._version and hit[1] == avgdl:
+            return hit[2:]
+        keys = self._phrase_keys(conn, toks)
+        docs = keys >> 32
+        if self._dead:
+            docs = docs[self._live[docs]]
+        starts = np.flatnonzero(np.concatenate(([True], docs[1:] != docs[:-1]))) if docs.size else docs
+        ids = docs[starts]
+        freq = np.diff(np.append(starts, docs.size)).astype(np.float64)
+        ratio = (freq * (K1 + 1.0)) / (freq + K1 * ((1 - B) + B * self._size[ids] / avgdl))
+        best = float(ratio.max()) if ratio.size else 0.0
+        self._cache[toks] = (self._version, avgdl, ids, ratio, best)
+        return ids, ratio, best
 
     def _phrase_keys(self, conn: sqlite3.Connection, toks: tuple[str, ...]) -> np.ndarray:
         """Instance keys (id << 32 | position) where the phrase starts."""
@@ -143,6 +180,20 @@ class KeywordIndex:
             nxt = self._term(conn, tok)
             keys = keys[np.isin(keys + j, nxt)]
         return keys
+
+    def _ids_of_hashes(self, hashes: np.ndarray) -> np.ndarray:
+        """Live internal ids (ascending) of the given key hashes; unknown ones are dropped."""
+        rowids = np.asarray(hashes, dtype=np.uint64).view(np.int64)
+        out = np.full(rowids.size, -1, dtype=np.int64)
+        if self._base.size:
+            pos = np.minimum(np.searchsorted(self._base, rowids), self._base.size - 1)
+            found = self._base[pos] == rowids
+            out[found] = self._base_id[pos[found]]
+        if self._extra:
+            for i in np.flatnonzero(out < 0).tolist():
+                out[i] = self._extra.get(int(rowids[i]), -1)
+        out = out[out >= 0]
+        return np.sort(out[self._live[out]])
 
     # -- state -----------------------------------------------------------------------
     def _fresh(self, conn: sqlite3.Connection) -> None:
@@ -167,7 +218,7 @@ class KeywordIndex:
         if n <= self._kh.size:
             return
         cap = max(n, 2 * self._kh.size, 1024)
-        for name in ("_kh", "_size", "_live", "_scratch"):
+        for name in ("_kh", "_size", "_live", "_scratch", "_seen"):
             old = getattr(self, name)
             new = np.zeros(cap, dtype=old.dtype)
             new[: old.size] = old
@@ -188,8 +239,12 @@ class KeywordIndex:
 
     def _retire(self, rowid: int) -> None:
         old = self._id_of(rowid)
-        if old is not None:
+        if old is not None and self._live[old]:
             self._live[old] = False
+            self._dead += 1
+            self._version += 1
+            if len(self._cache) > 4096:
+                self._cache.clear()
 
     def _term(self, conn: sqlite3.Connection, term: str) -> np.ndarray:
         keys = self._terms.get(term)
@@ -243,6 +298,7 @@ class KeywordIndex:
             self._live[first + i] = True
             self._set_id(rowid, first + i)
         self._n = first + len(rows)
+        self._version += 1
         terms, doc, pos = self._tokens.documents([(t, g) for _, t, g in rows])
         keys = ((doc + first) << 32) | pos
         by_term: dict[str, list[int]] = {}
@@ -254,15 +310,56 @@ class KeywordIndex:
             self._terms[term] = np.concatenate((self._terms[term], new))
 
 
-def _top(key_hashes: np.ndarray, scores: np.ndarray, k: int,
-         allowed: np.ndarray | None) -> list[tuple[int, float]]:
-    """The best `k` (plus ties with the k-th) among `allowed`, best first, ties by key hash."""
-    if allowed is not None:
-        if allowed.size == 0:
-            return []
-        pos = np.minimum(np.searchsorted(allowed, key_hashes), allowed.size - 1)
-        ok = allowed[pos] == key_hashes
-        key_hashes, scores = key_hashes[ok], scores[ok]
+def _members_sorted(ids: np.ndarray, among: np.ndarray) -> np.ndarray:
+    """Mask of `ids` present in the sorted array `among`."""
+    pos = np.minimum(np.searchsorted(among, ids), among.size - 1)
+    return among[pos] == ids
+
+
+def _score_ids(terms: list[tuple], among: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The scores of the ids `among` (sorted; few) that match a phrase, each phrase's postings looked
+    up rather than scanned; summed in query order like `_score_all`."""
+    acc = np.zeros(among.size, dtype=np.float64)
+    matched = np.zeros(among.size, dtype=bool)
+    for ids, ratio, idf, _ in terms:
+        pos = np.minimum(np.searchsorted(ids, among), ids.size - 1)
+        hit = ids[pos] == among
+        acc[hit] += idf * ratio[pos[hit]]
+        matched |= hit
+    return among[matched], acc[matched]
+
+
+def _pruned(terms: list[tuple], k: int, among: np.ndarray | None, total: int,
+            union: Callable[[list[np.ndarray]], np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:
+    """MaxScore (Turtle and Flood, 1995): the exact top k scored from the rows of the phrases with
+    the highest upper bounds only, when the other phrases together cannot reach the k-th score.
+
+    A row outside those phrases' postings scores at most the sum of the other phrases' bounds
+    (idf x largest tf part); once that sum is below the k-th score found, strictly (so no row
+    outside can tie it either), the candidates hold the whole top k. None when the candidates
+    grow past a quarter of the postings (scanning them all is then as cheap).
+    """
+    bound = [t[2] * t[3] for t in terms]
+    order = sorted(range(len(terms)), key=lambda i: -bound[i])
+    for m in range(1, len(terms)):
+        rest = math.fsum(bound[i] for i in order[m:])
+        ess = [terms[i][0] for i in order[:m]]
+        cand = ess[0] if m == 1 else union(ess)
+        if among is not None:
+            cand = cand[_members_sorted(cand, among)]
+        if cand.size * PRUNE_SHARE > total:
+            return None
+        if cand.size < k:
+            continue
+        ids, scores = _score_ids(terms, cand)
+        kth = np.partition(scores, scores.size - k)[scores.size - k]
+        if rest * (1 + 1e-9) < kth:
+            return ids, scores
+    return None
+
+
+def _top(key_hashes: np.ndarray, scores: np.ndarray, k: int) -> list[tuple[int, float]]:
+    """The best `k` (plus ties with the k-th), best first, ties by key hash."""
     if scores.size > k:
         kth = np.partition(scores, scores.size - k)[scores.size - k]
         sel = np.flatnonzero(scores >= kth)

@@ -14,7 +14,7 @@ from reference.store import MemoryStore
 from reference.tracker import fts_match
 from reference.tracker.fts_records import row_sizes, sizes_of, totals
 from reference.tracker.fts_topk import ranked_matches
-from reference.tracker.keyword_index import KeywordIndex, phrases_of
+from reference.tracker.keyword_index import _top, phrases_of
 
 # stems that collide (running / runs / ran), snake_case (a two-token phrase), accents, a word repeated
 WORDS = ["auth", "token", "refresh", "cache", "running", "runs", "run", "ran", "foo_bar", "foo", "bar",
@@ -117,15 +117,21 @@ def test_fts_records_read_fts5_bookkeeping():
     assert row_sizes([]).size == 0
 
 
-def test_top_k_keeps_ties_and_filters():
-    idx = KeywordIndex()
-    from reference.tracker.keyword_index import _top
+def test_top_k_keeps_ties_with_the_kth():
     kh = np.array([5, 3, 9, 1], dtype=np.uint64)
     sc = np.array([1.0, 2.0, 1.0, 0.5])
-    assert _top(kh, sc, 2, None) == [(3, 2.0), (5, 1.0), (9, 1.0)]
-    assert _top(kh, sc, 2, np.array([1, 9], dtype=np.uint64)) == [(9, 1.0), (1, 0.5)]
-    assert _top(kh, sc, 2, np.zeros(0, dtype=np.uint64)) == []
-    idx.reset()
+    assert _top(kh, sc, 2) == [(3, 2.0), (5, 1.0), (9, 1.0)]
+    assert _top(kh, sc, 5) == [(3, 2.0), (5, 1.0), (9, 1.0), (1, 0.5)]
+
+
+def test_filtered_ranking_agrees_on_both_paths(tmp_path):
+    """A small filter looks postings up (`_score_among`); a large one filters the full scoring."""
+    store = MemoryStore.open(tmp_path, clock=LogicalClock(1_700_000_000.0))
+    store.write_memories([{"text": f"auth {'token ' * (i % 4)}cache{i % 7}", "tags": ["p1" if i % 9 else "p2"]}
+                          for i in range(200)])
+    _same(store, "auth token cache3", "p2")  # 23 of 200 allowed: lookup path
+    _same(store, "auth token cache3", "p1")  # 177 of 200: full path
+    store.close()
 
 
 @pytest.mark.parametrize("query", ["auth", "auth token cache"])
