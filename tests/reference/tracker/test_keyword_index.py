@@ -35,6 +35,7 @@ ops = st.lists(st.one_of(
 def _same(store: MemoryStore, query: str, tag: str | None) -> None:
     """The index answers (never declines) and agrees with FTS5 for k = 1, 3, 10."""
     conn = store.tracker.conn()
+    store.memories.keyword_index.min_rows = 0  # small stores: FTS5 answers unless told otherwise
     match = fts_match(query)
     allowed = None if tag is None else store.memories.candidates(store.memories.filter(tags=[tag]))
     for k in (1, 3, 10):
@@ -89,6 +90,8 @@ def test_declines_inside_a_transaction_and_for_other_syntax(tmp_path):
     store = MemoryStore.open(tmp_path, clock=LogicalClock(1_700_000_000.0))
     store.write_memory("auth token")
     idx, conn = store.memories.keyword_index, store.tracker.conn()
+    assert idx.ranked(conn, '"auth"', 5) is None  # below min_rows
+    idx.min_rows = 0
     assert idx.ranked(conn, '"auth"', 5) is not None
     assert idx.ranked(conn, "auth*", 5) is None  # prefix syntax: FTS5's
     assert idx.ranked(conn, '"_"', 5) is None  # a phrase without tokens
@@ -140,6 +143,7 @@ def test_store_keyword_search_uses_the_index_and_agrees(tmp_path, query):
     for i in range(30):
         store.write_memory(f"{'auth ' * (i % 3)}token cache{i % 4}", tags=["p1" if i % 2 else "p2"])
     flt = store.memories.filter(tags=["p1"])
+    store.memories.keyword_index.min_rows = 0
     hits = store.memories.keyword(query, flt, 5)
     conn = store.tracker.conn()
     ref = ranked_matches(conn, fts_match(query), 5, store.memories.candidates(flt))
