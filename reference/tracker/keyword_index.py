@@ -104,7 +104,10 @@ class KeywordIndex:
         (ties by key hash); None when FTS5 must answer (other MATCH syntax, open transaction, a
         phrase without tokens, fewer than `min_rows` rows)."""
         phrases = phrases_of(match)
-        if phrases is None or conn.in_transaction or totals(conn, self.table)[0] < self.min_rows:
+        if phrases is None or conn.in_transaction:
+            return None
+        n_rows, n_tokens = totals(conn, self.table)
+        if n_rows < self.min_rows:
             return None
         with self._lock:
             tokens = [self._tokens.phrase(p) for p in phrases]
@@ -112,8 +115,7 @@ class KeywordIndex:
                 return None
             self._fresh(conn)
             self._catch_up(conn)
-            n_rows, n_tokens = totals(conn, self.table)
-            if n_rows == 0 or k <= 0 or (allowed is not None and allowed.size == 0):
+            if k <= 0 or (allowed is not None and allowed.size == 0):
                 return []
             avgdl = float(n_tokens) / float(n_rows)
             terms = []
