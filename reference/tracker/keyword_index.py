@@ -115,7 +115,7 @@ class KeywordIndex:
                 return None
             self._fresh(conn)
             self._catch_up(conn)
-            if k <= 0 or (allowed is not None and allowed.size == 0):
+            if n_rows == 0 or k <= 0 or (allowed is not None and allowed.size == 0):
                 return []
             avgdl = float(n_tokens) / float(n_rows)
             terms = []
