@@ -195,7 +195,7 @@ class LaneSearch:
 
         Only the best few by cosine are weighed. Every other candidate has a
         cosine at most the few's lowest, so its final score is at most that
-        cosine times the largest weights any memory can get; when that bound is
+        cosine times the largest weights of the types stored; when that bound is
         below the k-th final score of the few (strictly: no tie either), the
         few hold the whole answer. Rounding is monotone, so the bound computed
         in the same order really bounds the computed scores.
@@ -206,7 +206,9 @@ class LaneSearch:
         part = idx[np.argpartition(c[idx], idx.size - few)[idx.size - few:]]
         final_few, factor_few = self._final(conn, keys[part], c[part], intents, states)
         kth = np.partition(final_few, few - top_k)[few - top_k]
-        types = list(MemoryType)
+        labelled = self.store.memories.filter_index.labelled
+        types = [t for t in MemoryType if t is lane_meta.DEFAULT_TYPE
+                 or labelled(conn, ("str", "memory_type", t.value)).size]  # the types some memory has
         bound = (max(float(c[part].min()), 0.0) * max(type_weight(t) for t in types)
                  * max(intent_boost(t, intents) for t in types) * max([1.0] + [st.factor for st in states]))
         if not bound < kth:

@@ -52,3 +52,21 @@ def test_pruned_equals_weighing_everything(lane, monkeypatch, top_k, filters):
     assert any(calls)  # the bound held for some query: the pruned path was taken
     monkeypatch.setattr(LaneSearch, "_best_few", lambda self, *a: None)
     assert pruned == _answers(lane, top_k, filters)
+
+
+def test_bound_uses_only_the_types_stored(tmp_path, monkeypatch):
+    """Untyped memories plus a few decisions: the bound weighs decisions' weight, and the answer holds."""
+    store = MemoryStore.open(tmp_path, clock=LogicalClock(1_700_000_000.0))
+    rng = random.Random(9)
+    recs = [{"text": " ".join(rng.choices(WORDS, k=6))} for _ in range(300)]
+    recs += [{"text": "we decided billing auth", "metadata": {"memory_type": "decision"}} for _ in range(3)]
+    store.write_memories(recs)
+    lane = MemoryLane.for_store(store)
+    calls = []
+    real = LaneSearch._best_few
+    monkeypatch.setattr(LaneSearch, "_best_few", lambda self, *a: calls.append(real(self, *a)) or calls[-1])
+    pruned = _answers(lane, 10)
+    assert any(c is not None for c in calls)
+    monkeypatch.setattr(LaneSearch, "_best_few", lambda self, *a: None)
+    assert pruned == _answers(lane, 10)
+    store.close()
