@@ -27,33 +27,20 @@ Inside an open transaction FTS5 ranks with totals not yet written, so
 """
 from __future__ import annotations
 
-import math
-import re
 import sqlite3
 import threading
-from collections.abc import Callable
 
 import numpy as np
 
+from reference.tracker.bm25 import idf, members_sorted, phrases_of, pruned, score_ids, tf_part, top
 from reference.tracker.codec import to_db
 from reference.tracker.fts_records import sizes_of, totals
 from reference.tracker.fts_tokens import FtsTokens
 
-K1, B = 1.2, 0.75  # FTS5's bm25 constants
-_PHRASE = re.compile(r'"((?:[^"]|"")*)"')
-_MATCH = re.compile(r'^"(?:[^"]|"")*"(?: OR "(?:[^"]|"")*")*$')
 _VOCAB = "codemem_memories_vi"
 # below this many rows FTS5 answers: it is as fast there, and a write before each query (scenario replay)
 # costs the index a tokenization per query (measured: 0.6 vs 1.1 ms at 200 rows, 2.8 vs 1.9 ms at 3,000)
 MIN_ROWS = 2_000
-PRUNE_SHARE = 64  # give up pruning once the candidates exceed 1/PRUNE_SHARE of the postings
-
-
-def phrases_of(match: str) -> list[str] | None:
-    """The phrases of an `fts_match` string ("a" OR "b" ...); None for any other MATCH syntax."""
-    if not _MATCH.match(match):
-        return None
-    return [p.replace('""', '"') for p in _PHRASE.findall(match)]
 
 
 class KeywordIndex:
@@ -122,31 +109,30 @@ class KeywordIndex:
             for toks in tokens:
                 ids, ratio, best = self._postings(conn, toks, avgdl)
                 if ids.size:
-                    idf = math.log((n_rows - ids.size + 0.5) / (ids.size + 0.5))
-                    terms.append((ids, ratio, idf if idf > 0.0 else 1e-6, best))
+                    terms.append((ids, ratio, idf(n_rows, ids.size), best))
             if not terms:
                 return []
             among = None if allowed is None else self._ids_of_hashes(allowed)
             total = sum(t[0].size for t in terms)
             if among is not None and among.size * 4 < total:
-                ids, scores = _score_ids(terms, among)
+                ids, scores = score_ids(terms, among)
             else:
-                found = _pruned(terms, k, among, total, self._union)
+                found = pruned(terms, k, among, total, self._union)
                 ids, scores = found if found is not None else self._score_all(terms, among)
-            return _top(self._kh[ids], scores, k)
+            return top(self._kh[ids], scores, k)
 
     def _score_all(self, terms: list[tuple], among: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """-bm25 of every row matching a phrase (among `among`), summed phrase by phrase in query order
         as fts5_aux.c does."""
         acc, seen = self._scratch, self._seen
-        for ids, ratio, idf, _ in terms:
-            acc[ids] += idf * ratio
+        for ids, ratio, weight, _ in terms:
+            acc[ids] += weight * ratio
             seen[ids] = True
         ids = terms[0][0] if len(terms) == 1 else np.flatnonzero(seen[: self._n])
         scores = acc[ids]
         acc[ids], seen[ids] = 0.0, False
         if among is not None:
-            keep = _members_sorted(ids, among)
+            keep = members_sorted(ids, among)
             ids, scores = ids[keep], scores[keep]
         return ids, scores
 
@@ -173,7 +159,7 @@ class KeywordIndex:
         starts = np.flatnonzero(np.concatenate(([True], docs[1:] != docs[:-1]))) if docs.size else docs
         ids = docs[starts]
         freq = np.diff(np.append(starts, docs.size)).astype(np.float64)
-        ratio = (freq * (K1 + 1.0)) / (freq + K1 * ((1 - B) + B * self._size[ids] / avgdl))
+        ratio = tf_part(freq, self._size[ids], avgdl)
         best = float(ratio.max()) if ratio.size else 0.0
         self._cache[toks] = (self._version, avgdl, ids, ratio, best)
         return ids, ratio, best
@@ -313,61 +299,3 @@ class KeywordIndex:
         for term, idx in by_term.items():
             new = np.sort(keys[idx])
             self._terms[term] = np.concatenate((self._terms[term], new))
-
-
-def _members_sorted(ids: np.ndarray, among: np.ndarray) -> np.ndarray:
-    """Mask of `ids` present in the sorted array `among`."""
-    pos = np.minimum(np.searchsorted(among, ids), among.size - 1)
-    return among[pos] == ids
-
-
-def _score_ids(terms: list[tuple], among: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The scores of the ids `among` (sorted; few) that match a phrase, each phrase's postings looked
-    up rather than scanned; summed in query order like `_score_all`."""
-    acc = np.zeros(among.size, dtype=np.float64)
-    matched = np.zeros(among.size, dtype=bool)
-    for ids, ratio, idf, _ in terms:
-        pos = np.minimum(np.searchsorted(ids, among), ids.size - 1)
-        hit = ids[pos] == among
-        acc[hit] += idf * ratio[pos[hit]]
-        matched |= hit
-    return among[matched], acc[matched]
-
-
-def _pruned(terms: list[tuple], k: int, among: np.ndarray | None, total: int,
-            union: Callable[[list[np.ndarray]], np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:
-    """MaxScore (Turtle and Flood, 1995): the exact top k scored from the rows of the phrases with
-    the highest upper bounds only, when the other phrases together cannot reach the k-th score.
-
-    A row outside those phrases' postings scores at most the sum of the other phrases' bounds
-    (idf x largest tf part); once that sum is below the k-th score found, strictly (so no row
-    outside can tie it either), the candidates hold the whole top k. None when the candidates
-    grow past a quarter of the postings (scanning them all is then as cheap).
-    """
-    bound = [t[2] * t[3] for t in terms]
-    order = sorted(range(len(terms)), key=lambda i: -bound[i])
-    for m in range(1, len(terms)):
-        rest = math.fsum(bound[i] for i in order[m:])
-        ess = [terms[i][0] for i in order[:m]]
-        cand = ess[0] if m == 1 else union(ess)
-        if among is not None:
-            cand = cand[_members_sorted(cand, among)]
-        if cand.size * PRUNE_SHARE > total:
-            return None
-        if cand.size < k:
-            continue
-        ids, scores = _score_ids(terms, cand)
-        kth = np.partition(scores, scores.size - k)[scores.size - k]
-        if rest * (1 + 1e-9) < kth:
-            return ids, scores
-    return None
-
-
-def _top(key_hashes: np.ndarray, scores: np.ndarray, k: int) -> list[tuple[int, float]]:
-    """The best `k` (plus ties with the k-th), best first, ties by key hash."""
-    if scores.size > k:
-        kth = np.partition(scores, scores.size - k)[scores.size - k]
-        sel = np.flatnonzero(scores >= kth)
-        key_hashes, scores = key_hashes[sel], scores[sel]
-    order = np.lexsort((key_hashes, -scores))
-    return [(int(key_hashes[i]), float(scores[i])) for i in order]

@@ -14,7 +14,7 @@ from reference.store import MemoryStore
 from reference.tracker import fts_match
 from reference.tracker.fts_records import row_sizes, sizes_of, totals
 from reference.tracker.fts_topk import ranked_matches
-from reference.tracker.keyword_index import _top, phrases_of
+from reference.tracker.bm25 import phrases_of, top as _top
 
 # stems that collide (running / runs / ran), snake_case (a two-token phrase), accents, a word repeated
 WORDS = ["auth", "token", "refresh", "cache", "running", "runs", "run", "ran", "foo_bar", "foo", "bar",
