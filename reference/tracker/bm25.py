@@ -79,7 +79,7 @@ def pruned(terms: list[tuple], k: int, among: np.ndarray | None, total: int,
             return None
         if cand.size < k:
             continue
-        ids, scores = _score_ids(terms, cand)
+        ids, scores = score_ids(terms, cand)
         kth = np.partition(scores, scores.size - k)[scores.size - k]
         if rest * (1 + 1e-9) < kth:
             return ids, scores

@@ -152,3 +152,24 @@ def test_store_keyword_search_uses_the_index_and_agrees(tmp_path, query):
     assert [(h.id, h.score) for h in hits] == want
     assert store.memories.keyword_index._built  # the index answered
     store.close()
+
+
+def test_maxscore_pruning_returns_fts5s_top_k(tmp_path, monkeypatch):
+    """A rare word settles the top k: only its rows are scored (pruned), and the answer is FTS5's."""
+    import reference.tracker.keyword_index as ki
+    store = MemoryStore.open(tmp_path, clock=LogicalClock(1_700_000_000.0))
+    store.write_memories([{"text": f"common filler words {'rare ' * (i % 3) if i % 97 == 0 else ''}n{i % 5}"}
+                          for i in range(700)])
+    taken = []
+    real = ki.pruned
+
+    def spy(*a):
+        out = real(*a)
+        taken.append(out is not None)
+        return out
+
+    monkeypatch.setattr(ki, "pruned", spy)
+    for q in ("rare common filler", "filler rare n1", "rare"):
+        _same(store, q, None)
+    assert any(taken)
+    store.close()
