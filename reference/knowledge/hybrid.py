@@ -35,6 +35,7 @@ from reference.knowledge import entity_table, relationship_table, temporal_table
 from reference.knowledge.model import OracleHit
 from reference.tracker import MemoryFilter, fts_match, from_db, to_db
 from reference.tracker.fts_topk import ranked_matches
+from reference.tracker.keyword_index import KeywordIndex
 from reference.vector_search import KIND_TAGS
 
 if TYPE_CHECKING:
@@ -93,7 +94,8 @@ def allowed_ids(layer: "KnowledgeLayer", flt: MemoryFilter | None, after: float 
     return None if hashes is None else Allowed(hashes, store.tracker.hash_fn)
 
 
-def keyword_scores(conn: sqlite3.Connection, text: str, pool: int, allowed: Allowed | None) -> dict[str, float]:
+def keyword_scores(conn: sqlite3.Connection, text: str, pool: int, allowed: Allowed | None,
+                   index: KeywordIndex | None = None) -> dict[str, float]:
     """Memory id -> -bm25 of the `pool` best keyword matches among `allowed` (all when None).
 
     One ranked FTS5 query (`reference.tracker.fts_topk`); ties broken by id here.
@@ -101,7 +103,7 @@ def keyword_scores(conn: sqlite3.Connection, text: str, pool: int, allowed: Allo
     match = fts_match(text)
     if match is None or pool <= 0:
         return {}
-    kept = ranked_matches(conn, match, pool, None if allowed is None else allowed.hashes)
+    kept = ranked_matches(conn, match, pool, None if allowed is None else allowed.hashes, index)
     names = dict(_ids_of_hashes(conn, [to_db(h) for h, _ in kept]))
     scored = sorted(((names[to_db(h)], s) for h, s in kept if to_db(h) in names), key=lambda x: (-x[1], x[0]))
     return dict(scored[:pool])
@@ -142,7 +144,7 @@ def hybrid_search(layer: "KnowledgeLayer", text: str, *, limit: int = 10, includ
     conn, now = layer.store.tracker.conn(), layer.store.clock.now()
     allowed = allowed_ids(layer, flt, after, before, entity_filter)
     pool = 2 * limit
-    kw = _normalised(keyword_scores(conn, text, pool, allowed))
+    kw = _normalised(keyword_scores(conn, text, pool, allowed, layer.store.memories.keyword_index))
     vec = _normalised(vector_scores(layer, text, pool, allowed))
     hits: dict[str, OracleHit] = {}
     for mid in sorted(set(kw) | set(vec)):
