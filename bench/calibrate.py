@@ -3,6 +3,9 @@
     python3 -m bench.calibrate             # fit and print the chosen values
     python3 -m bench.calibrate --compare   # also: scored scenarios with the chosen vs the seeds' values
 
+`codemem-bench run` shows the same comparison in its report for the reference
+backend (`reference:seed-defaults`, bench/seed_defaults.py).
+
 The calibration split is the default-branch commits at index % 10 == 0 of
 each dataset (scenarios/README.md, "Calibration split"); its scenario,
 `knowledge-history-calibration`, is never in a suite and never scored. Each
@@ -167,9 +170,7 @@ def compare(out=sys.stdout) -> None:
     print("\n## scored scenarios: tuned (as committed) vs seed defaults\n| scenario | metric | tuned | seed |"
           "\n|---|---|---|---|", file=out)
     for name in SCORED:
-        tuned = run(name)
-        with constants(floor=SEED["floor"], relate=SEED["relate"], decay=SEED["decay"]):
-            seed = run(name)
+        tuned, seed = run(name), run(name, "reference:seed-defaults")   # reference.tuning.SEED_DEFAULTS
         for m in METRICS:
             a = tuned["quality"].get(m) if m == "ndcg@10" else tuned["metrics"].get(m)
             b = seed["quality"].get(m) if m == "ndcg@10" else seed["metrics"].get(m)

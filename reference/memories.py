@@ -10,6 +10,7 @@ Rankings break ties by id ascending.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -28,6 +29,7 @@ from reference.ontology import check_context, check_insights, check_task
 from reference.tracker import MemoryFilter, Tracker, check_where_metadata, fts_match
 from reference.tracker.filter_index import FilterIndex, labels_of
 from reference.tracker.fts_topk import ranked_matches
+from reference.tracker.keyword_index import KeywordIndex
 from reference.tracker.memories_table import ORDER_NEWEST
 from reference.vector_search import KIND_TAGS
 from reference.vectors import VectorCache
@@ -244,6 +246,13 @@ class Memories:
         hits.sort(key=lambda x: (-x.score, x.id))
         return hits[:top_k]
 
+    @functools.cached_property
+    def keyword_index(self) -> KeywordIndex:
+        """bm25 rankings without FTS5's per-row work; follows the filter index's write notes."""
+        index = KeywordIndex()
+        self.filter_index.followers.append(index)
+        return index
+
     def candidates(self, flt: MemoryFilter) -> np.ndarray:
         """Key hashes (sorted uint64) of the memories passing `flt`, from the label index."""
         return self.filter_index.candidates(self.tracker.conn(), flt)
@@ -255,9 +264,7 @@ class Memories:
         if match is None or top_k == 0:
             return []
         conn = self.tracker.conn()
-        if flt.empty:
-            return [SearchHit(e.id, "memory", s, e) for e, s in self.tracker.memories.fts(conn, match, flt, top_k)]
-        kept = ranked_matches(conn, match, top_k, self.candidates(flt))
+        kept = ranked_matches(conn, match, top_k, None if flt.empty else self.candidates(flt), self.keyword_index)
         entries = self.tracker.memories.get_many(conn, [h for h, _ in kept])
         hits = [SearchHit(entries[h].id, "memory", s, entries[h]) for h, s in kept if h in entries]
         hits.sort(key=lambda x: (-x.score, x.id))
@@ -273,7 +280,7 @@ class Memories:
             return []
         if keyword:
             match = fts_match(query)
-            pairs = [] if match is None else ranked_matches(conn, match, k, allowed)
+            pairs = [] if match is None else ranked_matches(conn, match, k, allowed, self.keyword_index)
         else:
             qvec = self.embed_query(query)
             pairs = self.vectors.topk(qvec, k, allowed, tags=None if allowed is not None else [KIND_TAGS["memory"]],

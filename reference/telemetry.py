@@ -37,7 +37,14 @@ class TelemetryEvent:
             raise ValueError(f"telemetry op {self.op!r} is not one of {OPS}")
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
+        # a shallow dict: `asdict` deep-copies `extra`, which cost more than the graph write it records
+        fields = {"op": self.op, "memory_id": self.memory_id, "entity_type": self.entity_type, "scope": self.scope,
+                  "run_id": self.run_id, "task_id": self.task_id, "timestamp": self.timestamp,
+                  "latency_ms": self.latency_ms, "source": self.source, "extra": self.extra}
+        try:
+            return json.dumps(fields, sort_keys=True, separators=(",", ":"))
+        except TypeError:   # a dataclass inside `extra`: asdict converts it
+            return json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
 
 
 @runtime_checkable

@@ -51,6 +51,7 @@ class VectorCache:
         self._latest: dict[int, int] = {}
         self._mat: np.ndarray | None = None
         self._sorted: tuple[np.ndarray, np.ndarray] | None = None
+        self._selections: dict = {}  # tags -> (rows, other rows), see _selection
         self.bad_rows: dict[int, int] = {}  # row -> key as stored, for rows failing their checksum
         with self._lock, self._files.locked():
             self.model = self._files.check_header()
@@ -160,20 +161,38 @@ class VectorCache:
         """
         if k <= 0:
             return []
-        keys, scores = self.scan(query_vec, allowed, tags=tags)
-        if scores.size == 0:
-            return []
-        if k < len(scores):
-            kth = np.partition(scores, len(scores) - k)[len(scores) - k]
+        q = self._query(query_vec)
+        with self._lock:
+            self._sync_checked()
+            if allowed is None:
+                rows, excluded = self._selection(tags)
+                if rows.size == 0:
+                    return []
+                if excluded is not None:  # most rows qualify: score them all, rule the others out
+                    scores = _dot(self._matrix(), q)
+                    scores[excluded] = -np.inf
+                    return self._best(scores, None, min(k, rows.size), with_ties)
+            else:
+                rows = self._allowed_rows(allowed, tags)
+                if rows.size == 0:
+                    return []
+            return self._best(self._scores_of(rows, q), rows, min(k, rows.size), with_ties)
+
+    def _best(self, scores: np.ndarray, rows: np.ndarray | None, k: int, with_ties: bool) -> list[tuple[int, float]]:
+        """Top `k` of `scores` (row i's score, or rows[i]'s), as `topk` returns them."""
+        if k < scores.size:
+            kth = np.partition(scores, scores.size - k)[scores.size - k]
             sel = np.flatnonzero(scores >= kth)
         else:
-            sel = np.arange(len(scores))
-        order = sel[np.lexsort((keys[sel], -scores[sel]))]
+            sel = np.arange(scores.size)
+        keys = self._keys[sel if rows is None else rows[sel]]
+        vals = scores[sel]
+        order = np.lexsort((keys, -vals))
         if not with_ties:
             order = order[:k]
         elif k < len(order):
-            order = order[scores[order] >= scores[order[k - 1]]]
-        return [(int(keys[i]), float(scores[i])) for i in order]
+            order = order[vals[order] >= vals[order[k - 1]]]
+        return [(int(keys[i]), float(vals[i])) for i in order]
 
     def scan(self, query_vec: np.ndarray, allowed: np.ndarray | None = None, *,
              tags: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -182,14 +201,12 @@ class VectorCache:
         q = self._query(query_vec)
         with self._lock:
             self._sync_checked()   # rows are verified against vectors.sums before any is scored
-            mask = self._live[: self._n]
-            if tags is not None:
-                mask = mask & np.isin(self._tags[: self._n], np.asarray(list(tags), dtype=np.uint8))
             if allowed is None:
-                rows = np.flatnonzero(mask)
+                rows, excluded = self._selection(tags)
+                if excluded is not None and excluded.size == 0:  # every row: no gathers
+                    return self._keys[: self._n].copy(), _dot(self._matrix(), q)
             else:
-                rows, _ = self._rows_for(np.unique(np.asarray(allowed, dtype=np.uint64)))
-                rows = np.sort(rows[mask[rows]])
+                rows = self._allowed_rows(allowed, tags)
             if rows.size == 0:
                 return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.float32)
             return self._keys[rows], self._scores_of(rows, q)
@@ -203,13 +220,7 @@ class VectorCache:
         """
         with self._lock:
             self._sync_checked()
-            mask = self._live[: self._n]
-            tags = None if tags is None else list(tags)
-            if tags is not None and len(tags) == 1:
-                mask = mask & (self._tags[: self._n] == tags[0])   # a third of isin's time for one tag
-            elif tags is not None:
-                mask = mask & np.isin(self._tags[: self._n], np.asarray(tags, dtype=np.uint8))
-            rows = np.flatnonzero(mask)
+            rows, _ = self._selection(tags)
             return self._matrix(), rows, self._keys[rows]
 
     def rows_of(self, key_hashes: Sequence[int] | np.ndarray) -> np.ndarray:
@@ -222,6 +233,30 @@ class VectorCache:
                 if row is not None and self._live[row]:
                     out[i] = row
             return out
+
+    def _selection(self, tags: Sequence[int] | None) -> tuple[np.ndarray, np.ndarray | None]:
+        """(live rows carrying one of `tags` (any when None), the other rows or None when those are
+        the majority), kept until rows are added."""
+        key = None if tags is None else tuple(sorted({int(t) for t in tags}))
+        hit = self._selections.get(key)
+        if hit is None:
+            mask = self._live[: self._n]
+            if key is not None:
+                mask = mask & np.isin(self._tags[: self._n], np.asarray(key, dtype=np.uint8))
+            rows = np.flatnonzero(mask)
+            hit = (rows, np.flatnonzero(~mask) if rows.size * 2 >= self._n else None)
+            self._selections[key] = hit
+        return hit
+
+    def _allowed_rows(self, allowed: np.ndarray, tags: Sequence[int] | None) -> np.ndarray:
+        """Live rows (ascending) of the `allowed` keys that carry one of `tags`."""
+        keys = np.asarray(allowed, dtype=np.uint64).reshape(-1)
+        if keys.size > 1 and not (keys[1:] > keys[:-1]).all():
+            keys = np.unique(keys)
+        rows, _ = self._rows_for(keys)
+        if tags is not None:
+            rows = rows[np.isin(self._tags[rows], np.asarray(list(tags), dtype=np.uint8))]
+        return np.sort(rows)
 
     def stats(self) -> dict[str, int]:
         with self._lock:
@@ -279,6 +314,7 @@ class VectorCache:
             self._live[:n_new] &= ~tomb
             self._n = n_new
             self._sorted = None
+            self._selections = {}
             return
         for i, key in enumerate(keys.tolist()):
             row = self._n + i
@@ -289,6 +325,7 @@ class VectorCache:
             self._live[row] = not tomb[i]
         self._n = n_new
         self._sorted = None
+        self._selections = {}
 
     def _grow(self, n: int) -> None:
         if n <= len(self._keys):

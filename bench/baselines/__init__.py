@@ -7,6 +7,9 @@ queries it could rank, and how many those were:
 
     {"recency": {"ndcg@10": 0.19, ..., "queries": 150}, "bm25": {...}}
 
+and, when the queries have more than one `category`, `by_category`:
+`{category: {"recency": {...}, "bm25": {...}}}` with the same figures per category.
+
 `attach_baselines(summary, scenario)` adds them to a report section as
 `baselines`, with `lift_over_bm25` = the backend's nDCG@10 - BM25's.
 Nothing here touches `reference/`.
@@ -27,11 +30,22 @@ _HEADLINE = ("recall@10", "ndcg@10", "mrr@10")
 def scenario_baselines(scenario: Scenario) -> dict[str, dict[str, float]]:
     """Mean headline metrics of each baseline over the scenario's rankable queries ({} if none)."""
     per: dict[str, list[dict[str, float]]] = {b: [] for b in BASELINES}
+    cats: dict[str, dict[str, list[dict[str, float]]]] = {}
     for q in ranked_queries(scenario):
+        cat = cats.setdefault(q.step.category or "all", {b: [] for b in BASELINES})
         for name, ranked in q.runs.items():
-            per[name].append(ranking_metrics(ranked, q.grades, q.k))
+            row = ranking_metrics(ranked, q.grades, q.k)
+            per[name].append(row)
+            cat[name].append(row)
     if not per["bm25"]:
         return {}
+    out: dict = _means(per)
+    if len(cats) > 1:
+        out["by_category"] = {c: _means(rows) for c, rows in sorted(cats.items())}
+    return out
+
+
+def _means(per: dict[str, list[dict[str, float]]]) -> dict[str, dict[str, float]]:
     return {name: {**{m: round(fmean(r[m] for r in rows), 6) for m in _HEADLINE}, "queries": len(rows)}
             for name, rows in per.items()}
 

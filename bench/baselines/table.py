@@ -3,7 +3,9 @@
     python3 -m bench.baselines.table REPORT_DIR [REPORT_DIR ...]
 
 Each REPORT_DIR holds a `report.json` of one backend (`codemem-bench run ... --out REPORT_DIR`). The
-spread is best minus worst over the backends (the baselines are shown, not counted in it).
+spread is best minus worst over the backends (the baselines are shown, not counted in it). A scenario
+whose queries have several categories (`quality_by_category`) gets one more row per category,
+`scenario [category]`, with the baselines on that category's queries.
 """
 from __future__ import annotations
 
@@ -20,12 +22,20 @@ def table(reports: list[dict]) -> str:
         got = [r["scenarios"].get(name, {}).get("quality", {}).get("ndcg@10") for r in reports]
         base = next((r["scenarios"][name].get("baselines") for r in reports
                      if r["scenarios"].get(name, {}).get("baselines")), {}) or {}
-        vals = [g for g in got if g is not None]
-        f = lambda v: "-" if v is None else f"{v:.3f}"  # noqa: E731
-        lines.append("| " + " | ".join([name, *map(f, got), f(base.get("recency", {}).get("ndcg@10")),
-                                        f(base.get("bm25", {}).get("ndcg@10")),
-                                        f(max(vals) - min(vals) if vals else None)]) + " |")
+        lines.append(_row(name, got, base))
+        cats = dict.fromkeys(c for r in reports for c in r["scenarios"].get(name, {}).get("quality_by_category", {}))
+        for cat in cats:
+            got = [r["scenarios"].get(name, {}).get("quality_by_category", {}).get(cat, {}).get("ndcg@10")
+                   for r in reports]
+            lines.append(_row(f"{name} [{cat}]", got, base.get("by_category", {}).get(cat, {})))
     return "\n".join(lines)
+
+
+def _row(label: str, got: list[float | None], base: dict) -> str:
+    vals = [g for g in got if g is not None]
+    f = lambda v: "-" if v is None else f"{v:.3f}"  # noqa: E731
+    return "| " + " | ".join([label, *map(f, got), f(base.get("recency", {}).get("ndcg@10")),
+                              f(base.get("bm25", {}).get("ndcg@10")), f(max(vals) - min(vals) if vals else None)]) + " |"
 
 
 def main(argv: list[str]) -> int:

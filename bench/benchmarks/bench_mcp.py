@@ -25,7 +25,7 @@ from anyio.from_thread import start_blocking_portal
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from bench.backends.reference_mcp.client_thread import McpClientThread
+from bench.backends.mcp.client_thread import McpClientThread
 from reference.clock import LogicalClock
 from reference.mcp_server import ServerConfig, ServerContext, build_server
 from reference.store import MemoryStore

@@ -15,8 +15,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("report", type=Path, help="report.json of the run to gate (or its folder)")
     p.add_argument("--baseline", type=Path, default=None,
                    help="baseline report.json or folder (default: reports/baseline/<backend>/)")
-    p.add_argument("--min-effect", type=float, default=0.01,
-                   help="smallest drop of a quality mean that counts (absolute, default: 0.01)")
+    p.add_argument("--min-effect", type=float, default=None,
+                   help="smallest drop of a quality mean that counts (absolute, default: 0.01, or the "
+                        "tolerance the backend's MCP adapter declares in [gate])")
     p.add_argument("--alpha", type=float, default=0.05, help="significance level after Holm (default: 0.05)")
     p.add_argument("--latency", action="append", default=None, metavar="SPEC",
                    help="latency threshold [GROUP.]STAT:REL%%[:ABS], repeatable or comma-separated, "
@@ -32,6 +33,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bench.backends.mcp.gate_policy import adapter_gate
     from bench.compare.runner import slug
     from bench.gate import GateOptions, parse_latency, run_gate
     from bench.report import Report
@@ -39,7 +41,13 @@ def run(args: argparse.Namespace) -> int:
     report = Report.load(args.report)
     base_path = args.baseline or reports_dir() / "baseline" / slug(report.backend)
     baseline = Report.load(base_path)
-    options = GateOptions(min_effect=args.min_effect, alpha=args.alpha, latency=parse_latency(args.latency),
+    policy = adapter_gate(report.backend)   # a nondeterministic server's measured tolerance
+    min_effect = args.min_effect if args.min_effect is not None else policy.min_effect if policy else 0.01
+    latency = parse_latency(args.latency) if args.latency or not policy or policy.latency else ()
+    if policy:
+        given = args.min_effect is not None or bool(args.latency)
+        print(f"note * gate: {policy.note()}" + ("; options given on the command line win" if given else ""))
+    options = GateOptions(min_effect=min_effect, alpha=args.alpha, latency=latency,
                           metrics=tuple(m.strip() for m in args.metrics.split(",")) if args.metrics else None,
                           seed=args.seed, permutations=args.permutations)
     result = run_gate(report, baseline, options)

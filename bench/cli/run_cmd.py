@@ -25,6 +25,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.add_argument("--save", metavar="NAME", help="also keep this run under reports/history/NAME/")
     p.add_argument("--compare", metavar="NAME", help="show each figure's change against saved run NAME")
+    p.add_argument("--no-seed-defaults", action="store_true",
+                   help="reference backend: skip the replay of the scenarios its fitted constants affect "
+                        "at the seeds' values (shown beside the tuned figures; bench/seed_defaults.py)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -32,11 +35,15 @@ def run(args: argparse.Namespace) -> int:
     from bench.cli.progress import progress_printer
     from bench.run import run_suite
     from bench.scenario.suites import reports_dir, resolve
+    from bench.seed_defaults import planned, run_seed_defaults
     scenarios = resolve(args.scenarios, args.suite)
     if not scenarios:
         print("codemem-bench run: nothing to run")
         return 3
     out = args.out or reports_dir() / "latest" / args.backend.replace(":", "-")
+    seed_plan = [] if args.no_seed_defaults else planned(scenarios, args.backend)
+    progress = progress_printer(args.quiet, plan=[len(s.steps) for s in scenarios] * args.repeat
+                                + [len(s.steps) for s in seed_plan])
     if args.cluster or args.workers:
         if args.keep_data:
             raise ValueError("--keep-data is for serial runs; it cannot be combined with --cluster/--workers")
@@ -45,9 +52,9 @@ def run(args: argparse.Namespace) -> int:
             report = run_suite_cluster(client, args.backend, scenarios, out, args.repeat)
         print(f"cells ran on the cluster; which worker measured what: {out / 'cluster.json'}")
     else:
-        report = run_suite(args.backend, scenarios, out,
-                           progress_printer(args.quiet, plan=[len(s.steps) for s in scenarios] * args.repeat),
-                           args.keep_data, args.repeat)
+        report = run_suite(args.backend, scenarios, out, progress, args.keep_data, args.repeat)
+    if seed_plan:
+        run_seed_defaults(report, seed_plan, out / "seed-defaults", progress)
     path = report.save(out)
     print(report.to_table())
     print(f"report: {path} (and report.md, report.html); telemetry: {out / 'telemetry'}")

@@ -2,8 +2,8 @@
 
 Order: the score and what it is made of; what needs attention (unmet targets, failed steps,
 each with scenario file and line); the change against a saved run (with `run --compare`);
-per-scenario quality (beside the recency/BM25 baselines when the report has them); latency
-plots; each scenario's targets and metrics; the machine, commit and date. Numbers follow
+per-scenario quality (beside the recency/BM25 baselines when the report has them); the
+reference's tuned figures beside its seed-default ones (when the run has them); latency plots; each scenario's targets and metrics; the machine, commit and date. Numbers follow
 bench/report/formatting.py. The only links are to files beside the project (SCORING.md).
 """
 from __future__ import annotations
@@ -19,6 +19,7 @@ from bench.report.attention import attention, in_run_order, scenario_file
 from bench.report.formatting import fmt_bytes, fmt_metric, fmt_ms, fmt_rate, fmt_score
 from bench.report.history import change_cells
 from bench.report.plots import latency_boxplot, latency_ecdf
+from bench.report.seed_view import seed_html
 
 # one line each, from SCORING.md (the full rules and their rationale are there)
 COMPONENT_RULES = {
@@ -175,7 +176,7 @@ def render_html(report: dict[str, Any], changes: list[dict[str, Any]] | None = N
             f"{escape(str((env.get('machine') or {}).get('hostname', '')))} · "
             f"{len(report['scenarios'])} scenarios</p>")
     body = (head + _score(report, scoring_href) + _attention(report) + _changes(changes, compared_to)
-            + _quality(report) + _latency(report) + _details(report) + _environment(report))
+            + _quality(report) + seed_html(report, _table) + _latency(report) + _details(report) + _environment(report))
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
             f"<style>{_CSS}</style></head><body>{body}</body></html>\n")
 

@@ -16,6 +16,7 @@ import pandas as pd
 from bench.report.baselines_view import baseline_columns, baseline_markdown
 from bench.report.fingerprint import environment
 from bench.report.score import compute_score
+from bench.report.seed_view import seed_lines, seed_markdown
 # the person-facing surfaces (issue 16): attention list, number formats, report.html
 from bench.report.attention import attention, attention_lines, in_run_order, scenario_file  # noqa: I001
 from bench.report.formatting import fmt_metric, score_line
@@ -83,6 +84,7 @@ class Report:
         body = _formatted(self.frame()).to_string(index=False)
         lines = [f"backend: {self.backend}   {score_line(self.score)}", body]
         problems = attention_lines(self.scenarios, limit=10)
+        lines += seed_lines(self.scenarios)
         return "\n".join(lines + (["needs attention:", *("  " + p for p in problems)] if problems else []))
 
     def to_markdown(self) -> str:
@@ -94,7 +96,7 @@ class Report:
             lines += ["## Needs attention", "", *(f"- `{i.where}` {i.kind}: {i.message}" for i in items[:50]),
                       *([f"- ... and {len(items) - 50} more (report.html)"] if len(items) > 50 else []), ""]
         for name, s in self.scenarios.items():
-            lines += [f"## {name}", "", s["description"], "", *baseline_markdown(s, self.backend)]
+            lines += [f"## {name}", "", s["description"], "", *baseline_markdown(s, self.backend), *seed_markdown(s)]
             if s["targets"]:
                 lines += ["| target | value | met | source |", "|---|---|---|---|"]
                 lines += [f"| {t['metric']} {t['op']} {t['target']} | {fmt_metric(t['metric'], t['value'])} | "

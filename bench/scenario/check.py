@@ -48,6 +48,6 @@ def _suite_problems(path: Path, names: set[str]) -> list[str]:
 
 def _generated(name: object) -> bool:
     """A large-tier name: generated into the cache on first use, so no file is expected (large.py)."""
-    from bench.scenario.large import parse
-    return isinstance(name, str) and parse(name) is not None
+    from bench.scenario.large import generated
+    return isinstance(name, str) and generated(name)
 

@@ -18,6 +18,7 @@ import hashlib
 import os
 from pathlib import Path
 
+from bench.scenario import large_graph
 from bench.scenario.loader import ScenarioError
 
 GENERATOR_VERSION = "1"
@@ -47,6 +48,11 @@ def parse(name: str) -> tuple[str, str] | None:
     return None
 
 
+def generated(name: str) -> bool:
+    """True if `name` is a large-tier scenario built on first use (history hunks or the graph tier)."""
+    return name in large_graph.NAMES or parse(name) is not None
+
+
 def _stamp(data_dir: Path, root: Path) -> str:
     """A digest of the data's files and the generator's source: a change to either rebuilds."""
     h = hashlib.sha256(GENERATOR_VERSION.encode())
@@ -58,6 +64,8 @@ def _stamp(data_dir: Path, root: Path) -> str:
 
 def path_for(name: str, root: Path) -> Path | None:
     """The cached file of large scenario `name` (built now if missing or stale); None if `name` is not one."""
+    if name in large_graph.NAMES:  # the graph tier has a generator of its own
+        return large_graph.path_for(name, root, cache_dir(root))
     parsed = parse(name)
     if parsed is None:
         return None

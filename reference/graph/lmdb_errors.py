@@ -22,20 +22,26 @@ _DAMAGE = (lmdb.CorruptedError, lmdb.PageNotFoundError, lmdb.InvalidError, lmdb.
            lmdb.BadTxnError, lmdb.PanicError, lmdb.VersionMismatchError, lmdb.DiskError)
 
 
+def _file(directory: str | Path) -> str:
+    # built only when an error is raised: this wraps every read and write
+    return str(Path(directory) / "data.mdb")
+
+
 @contextmanager
 def lmdb_errors(directory: str | Path) -> Iterator[None]:
     """Re-raise library and unnamed corruption errors from the block naming `directory/data.mdb`."""
-    file = str(Path(directory) / "data.mdb")
     try:
         yield
     except _PASS:
         raise
     except CorruptData as exc:
+        file = _file(directory)
         if file in str(exc):
             raise
         raise type(exc)(f"{file}: {exc}", file=file, record=getattr(exc, "record", None)) from None
     except _DAMAGE as exc:
+        file = _file(directory)
         raise CorruptData(f"{file}: LMDB reports damage ({type(exc).__name__}: {str(exc)[:200]})",
                           file=file) from None
     except lmdb.Error as exc:
-        raise StoreError(f"{file}: {type(exc).__name__}: {str(exc)[:200]}") from None
+        raise StoreError(f"{_file(directory)}: {type(exc).__name__}: {str(exc)[:200]}") from None

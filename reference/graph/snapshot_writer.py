@@ -9,16 +9,16 @@ from __future__ import annotations
 import os
 import struct
 import zlib
-from array import array
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from reference.graph import keyspace as ks
-from reference.graph import recordcodec
-from reference.graph.adjacency import AdjList
+from reference.graph import snapshot_bulk as bulk
 from reference.graph.codec import dumps, unframe
 from reference.graph.relations import RelationTable
-from reference.graph.snapshot_format import EDGE, HEADER, MAGIC, SECTION, SECTIONS, TABLE_END, VERSION, pad8
+from reference.graph.snapshot_format import HEADER, MAGIC, SECTION, SECTIONS, TABLE_END, VERSION, pad8
 from reference.graph.view import GraphView
 
 
@@ -34,43 +34,21 @@ def _offsets(blobs: list[bytes]) -> tuple[list[int], bytes]:
     return offs, b"".join(blobs)
 
 
-def _adjacency(lists: dict[int, list[tuple[int, int, int]]], ids: list[int], index: dict[int, int]) -> bytes:
-    offs, entries, n = array("I"), array("I"), 0
-    offs.append(0)
-    for nid in ids:
-        for rel, other, rev in lists.get(nid, ()):
-            entries.extend((rel, index[other], rev))
-            n += 1
-        offs.append(n)
-    if struct.pack("=I", 1) != struct.pack("<I", 1):
-        offs.byteswap()
-        entries.byteswap()
-    assert entries.itemsize * 3 == EDGE.size
-    return offs.tobytes() + entries.tobytes()
-
-
-def _lists(view: GraphView, hot: bytes, cold: bytes, rev: int) -> dict[int, list[tuple[int, int, int]]]:
-    lists = {}
-    for nid, key, value in view.iter_items(hot):
-        adj = AdjList.decode(key, value)
-        entries = adj.live(rev, key) if rev >= adj.compacted_rev else view.adjacency(hot, cold, nid, rev)
-        if entries:
-            lists[nid] = entries
-    return lists
-
-
 def build(view: GraphView, rev: int, rels: RelationTable) -> tuple[bytes, dict[str, Any]]:
     """The snapshot bytes of the state after `rev`, and a summary."""
     nodes: dict[int, bytes] = {}
     for nid, key, value in view.iter_items(ks.NODE):
-        body = recordcodec.decode("node", key, unframe(key, value, "node"))
-        if body["rev"] > rev:
-            body = view.node_at(nid, rev)
-        if body is not None:
-            nodes[nid] = dumps(body)
-    out, inc = _lists(view, ks.OUT, ks.OUT_COLD, rev), _lists(view, ks.IN, ks.IN_COLD, rev)
-    ids = sorted(set(nodes) | set(out) | set(inc))
-    index = {nid: i for i, nid in enumerate(ids)}
+        body = unframe(key, value, "node")
+        if bulk.node_rev(key, body) > rev:
+            old = view.node_at(nid, rev)
+            if old is not None:
+                nodes[nid] = dumps(old)
+        else:
+            nodes[nid] = bulk.node_json(key, body)
+    out = bulk.live_lists(view, ks.OUT, ks.OUT_COLD, rev)
+    inc = bulk.live_lists(view, ks.IN, ks.IN_COLD, rev)
+    ids_arr = np.union1d(np.union1d(np.fromiter(nodes, dtype=np.uint64, count=len(nodes)), out.owners), inc.owners)
+    ids = ids_arr.tolist()
     str_offs, strings = _offsets([view.name_of(nid, ks.KEY).encode() for nid in ids])
     node_offs, node_blob = _offsets([nodes.get(nid, b"") for nid in ids])
     kv_paths, kv_recs = [], []
@@ -84,13 +62,13 @@ def build(view: GraphView, rev: int, rels: RelationTable) -> tuple[bytes, dict[s
     names = [n.encode() for n in rels.names[1:]]
     sections = [
         b"".join(struct.pack("<H", len(n)) + n for n in names),
-        _u64s(ids) + _u64s(str_offs) + strings,
+        ids_arr.astype("<u8").tobytes() + _u64s(str_offs) + strings,
         _u64s(node_offs) + node_blob,
-        _adjacency(out, ids, index),
-        _adjacency(inc, ids, index),
+        bulk.adjacency_section(out, ids_arr),
+        bulk.adjacency_section(inc, ids_arr),
         _u64s(path_offs) + _u64s(rec_offs) + path_blob + rec_blob,
     ]
-    n_edges = sum(len(e) for e in out.values())
+    n_edges = out.edges
     table, body, pos = b"", b"", TABLE_END
     for data in sections:
         padded = data + b"\0" * (pad8(len(data)) - len(data))

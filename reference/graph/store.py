@@ -216,6 +216,7 @@ class GraphStore(GraphWrites, GraphReads):
         return w
 
     def _after_commit(self, w: GraphWriter) -> None:
+        self._expected.extend(w.logged)   # keeps the miss index current without rereading the log
         self._names.update(w.new_names)
         self._rels = w.rels
         for event in w.events:

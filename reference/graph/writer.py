@@ -63,6 +63,7 @@ class GraphWriter:
         self.head, self.last_ts = self.view.head()
         self.events: list[tuple] = []
         self.nodes_seen: set[int] = set()
+        self.logged: list[tuple[int, str, bytes]] = []   # (rev, op, subject) of this transaction's log entries
 
     # -- helpers --------------------------------------------------------------
     def _rel(self, name: str) -> int:
@@ -112,6 +113,7 @@ class GraphWriter:
     def _log(self, rev: int, ts: float, op: str, overwrite: bool, run_id: str | None, task_id: str | None,
              subject: bytes) -> None:
         self.txn.put(revlog.log_key(rev), revlog.encode(rev, ts, op, overwrite, run_id, task_id, subject))
+        self.logged.append((rev, op, subject))
 
     def _list(self, key: bytes) -> AdjList:
         adj = self.lists.get(key)

@@ -35,13 +35,14 @@ from reference.knowledge import entity_table, relationship_table, temporal_table
 from reference.knowledge.model import OracleHit
 from reference.tracker import MemoryFilter, fts_match, from_db, to_db
 from reference.tracker.fts_topk import ranked_matches
+from reference.tracker.keyword_index import KeywordIndex
 from reference.vector_search import KIND_TAGS
 
 if TYPE_CHECKING:
     from reference.knowledge.layer import KnowledgeLayer
 
 FTS_WEIGHT, VECTOR_WEIGHT = 0.4, 0.6
-DECAY_WEIGHT = 0.2  # fitted on the calibration split by bench/calibrate.py (seed: 1.0, score x relevance)
+DECAY_WEIGHT = 0.5  # fitted on the calibration split by bench/calibrate.py (seed: 1.0, score x relevance)
 ENTITY_BOOST, MAX_ENTITY_BOOST = 0.1, 0.2
 SUPERSEDED_FACTOR = 0.5
 RELATED_FACTOR = 0.7
@@ -93,7 +94,8 @@ def allowed_ids(layer: "KnowledgeLayer", flt: MemoryFilter | None, after: float 
     return None if hashes is None else Allowed(hashes, store.tracker.hash_fn)
 
 
-def keyword_scores(conn: sqlite3.Connection, text: str, pool: int, allowed: Allowed | None) -> dict[str, float]:
+def keyword_scores(conn: sqlite3.Connection, text: str, pool: int, allowed: Allowed | None,
+                   index: KeywordIndex | None = None) -> dict[str, float]:
     """Memory id -> -bm25 of the `pool` best keyword matches among `allowed` (all when None).
 
     One ranked FTS5 query (`reference.tracker.fts_topk`); ties broken by id here.
@@ -101,7 +103,7 @@ def keyword_scores(conn: sqlite3.Connection, text: str, pool: int, allowed: Allo
     match = fts_match(text)
     if match is None or pool <= 0:
         return {}
-    kept = ranked_matches(conn, match, pool, None if allowed is None else allowed.hashes)
+    kept = ranked_matches(conn, match, pool, None if allowed is None else allowed.hashes, index)
     names = dict(_ids_of_hashes(conn, [to_db(h) for h, _ in kept]))
     scored = sorted(((names[to_db(h)], s) for h, s in kept if to_db(h) in names), key=lambda x: (-x[1], x[0]))
     return dict(scored[:pool])
@@ -142,7 +144,7 @@ def hybrid_search(layer: "KnowledgeLayer", text: str, *, limit: int = 10, includ
     conn, now = layer.store.tracker.conn(), layer.store.clock.now()
     allowed = allowed_ids(layer, flt, after, before, entity_filter)
     pool = 2 * limit
-    kw = _normalised(keyword_scores(conn, text, pool, allowed))
+    kw = _normalised(keyword_scores(conn, text, pool, allowed, layer.store.memories.keyword_index))
     vec = _normalised(vector_scores(layer, text, pool, allowed))
     hits: dict[str, OracleHit] = {}
     for mid in sorted(set(kw) | set(vec)):
@@ -176,6 +178,8 @@ def _score(layer: "KnowledgeLayer", conn: sqlite3.Connection, hits: dict[str, Or
     """Decay, minRelevance and the entity boost, in place."""
     temporal = temporal_table.get_many(conn, list(hits))
     ents = entity_table.entity_ids_of(conn, list(hits)) if query_entities else {}
+    weight = getattr(layer, "decay_weight", None)
+    weight = DECAY_WEIGHT if weight is None else weight   # a store's Tuning (reference/tuning.py) wins
     for mid in list(hits):
         t = temporal.get(mid)
         relevance = temporal_table.relevance_now(t, now) if t is not None else 1.0
@@ -184,7 +188,7 @@ def _score(layer: "KnowledgeLayer", conn: sqlite3.Connection, hits: dict[str, Or
             continue
         h = hits[mid]
         h.components["relevance"] = round(relevance, 6)
-        h.score *= (1 - DECAY_WEIGHT) + DECAY_WEIGHT * relevance
+        h.score *= (1 - weight) + weight * relevance
         shared = len(query_entities & set(ents.get(mid, [])))
         if shared:
             h.components["entity_boost"] = min(MAX_ENTITY_BOOST, ENTITY_BOOST * shared)

@@ -40,6 +40,7 @@ from reference.memory_record import MemoryEntry
 from reference.tracker import MemoryFilter
 from reference.tracker.codec import from_db, to_db
 from reference.tracker.sqlite_errors import sqlite_errors
+from reference.tuning import tuning_of
 from reference.vector_search import KIND_TAGS
 
 EXTENSION_KEY = "knowledge"
@@ -52,7 +53,10 @@ class KnowledgeLayer:
     def __init__(self, store: Any, gazetteer: Mapping[str, Iterable[str]] | None = None) -> None:
         self.store = store
         self.extractor = EntityExtractor(gazetteer)
-        self.builder = RelationshipBuilder(self._similar, self._cosines)
+        tuning = tuning_of(store)   # reference/tuning.py: None keeps the committed constant
+        self.decay_weight = tuning.decay_weight
+        relate = {} if tuning.relate_threshold is None else {"relate_threshold": tuning.relate_threshold}
+        self.builder = RelationshipBuilder(self._similar, self._cosines, **relate)
         self._last_refresh: float | None = None
         self._backlog = True   # until a backfill step finds nothing more to do
 

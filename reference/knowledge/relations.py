@@ -50,7 +50,7 @@ from reference.memory_record import MemoryEntry
 
 UPDATE_THRESHOLD = 0.8
 RELATE_THRESHOLD = 0.5  # the seed's; bench/calibrate.py finds no better value on the calibration split
-MARKER_MIN_SIMILARITY = 0.2  # fitted on the calibration split by bench/calibrate.py (no seed value)
+MARKER_MIN_SIMILARITY = 0.5  # fitted on the calibration split by bench/calibrate.py (no seed value)
 VECTOR_CANDIDATES = 10
 MAX_SHARED_LINKS = 10
 SHARED_CANDIDATES_PER_ENTITY = 50   # newest documents read per shared entity (an indexed LIMIT, not a scan)

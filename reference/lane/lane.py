@@ -25,6 +25,7 @@ from reference.lane.injection import Injection, render_block
 from reference.lane.recalls import RecallTable, check_session
 from reference.lane.resolver import EntityResolver, Resolution
 from reference.lane.scoring import Floors, floors_for
+from reference.tuning import tuning_of
 from reference.lane.search import LaneResult, LaneSearch
 from reference.lane.taxonomy import parse_type
 from reference.memory_record import MemoryEntry
@@ -42,7 +43,8 @@ class MemoryLane:
 
     def __init__(self, store: Any, floors: Floors | None = None) -> None:
         self.memstore = store
-        self.floors = floors or floors_for(store.embedder.name)
+        tuned = tuning_of(store).lane_floors   # reference/tuning.py: floors given for this store
+        self.floors = floors or (Floors(*tuned) if tuned else floors_for(store.embedder.name))
         self.feedback_table = FeedbackTable()
         self.recalls = RecallTable()
         self.engine = LaneSearch(store, self.floors, self.feedback_table)

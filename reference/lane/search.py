@@ -140,25 +140,7 @@ class LaneSearch:
         keys, cosines = store.vectors.scan(qvec, allowed, tags=None if allowed is not None else [MEMORY_TAG])
         if keys.size == 0:
             return []
-        # every candidate scored at once (no widening passes): type weight, intent boost, feedback factor
-        tw = np.full(keys.size, type_weight(lane_meta.DEFAULT_TYPE))
-        ib = np.full(keys.size, intent_boost(lane_meta.DEFAULT_TYPE, intents))
-        for t in MemoryType:
-            if t is lane_meta.DEFAULT_TYPE:
-                continue
-            typed = _members(keys, store.memories.filter_index.labelled(conn, ("str", "memory_type", t.value)))
-            tw[typed], ib[typed] = type_weight(t), intent_boost(t, intents)
-        factor = np.ones(keys.size)
-        states = self.feedback.all_states(conn)
-        if states:
-            fb = np.asarray([store.tracker.hash_fn(st.memory_id) for st in states], dtype=np.uint64)
-            order = np.argsort(keys, kind="stable")
-            pos = np.searchsorted(keys[order], fb)
-            ok = pos < keys.size
-            ok[ok] = keys[order[pos[ok]]] == fb[ok]
-            factor[order[pos[ok]]] = [st.factor for st, y in zip(states, ok) if y]
         c = cosines.astype(np.float64)
-        final = np.maximum(c, 0.0) * tw * ib * factor  # seed 004's product, in final_score's order
         keep = np.ones(keys.size, dtype=bool)
         if floor is not None:
             keep &= (c >= floor) & (c > 0)
@@ -168,6 +150,13 @@ class LaneSearch:
         idx = np.flatnonzero(keep)
         if idx.size == 0:
             return []
+        states = self.feedback.all_states(conn)
+        found = self._best_few(conn, keys, c, idx, intents, states, top_k)
+        if found is None:  # every candidate weighed (type weight, intent boost, feedback factor) at once
+            final, factor = np.zeros(keys.size), np.ones(keys.size)
+            final[idx], factor[idx] = self._final(conn, keys[idx], c[idx], intents, states)
+        else:
+            idx, final, factor = found
         # the top_k plus every memory tied with the k-th (ties go by id, which needs the rows)
         if idx.size > top_k:
             kth = np.partition(final[idx], idx.size - top_k)[idx.size - top_k]
@@ -177,6 +166,56 @@ class LaneSearch:
                          if int(keys[i]) in entries and entries[int(keys[i])].id not in exclude),
                         key=lambda x: (-x[0], x[1]))[:top_k]
         return [self._hit(entries[int(keys[i])], f, float(c[i]), intents, float(factor[i])) for f, _, i in ranked]
+
+    def _final(self, conn: Any, keys: np.ndarray, c: np.ndarray, intents: frozenset[MemoryType],
+               states: list) -> tuple[np.ndarray, np.ndarray]:
+        """(final score, feedback factor) of each key: seed 004's product, in final_score's order."""
+        store = self.store
+        tw = np.full(keys.size, type_weight(lane_meta.DEFAULT_TYPE))
+        ib = np.full(keys.size, intent_boost(lane_meta.DEFAULT_TYPE, intents))
+        for t in MemoryType:
+            if t is lane_meta.DEFAULT_TYPE:
+                continue
+            typed = _members(keys, store.memories.filter_index.labelled(conn, ("str", "memory_type", t.value)))
+            tw[typed], ib[typed] = type_weight(t), intent_boost(t, intents)
+        factor = np.ones(keys.size)
+        if states:
+            fb = np.asarray([store.tracker.hash_fn(st.memory_id) for st in states], dtype=np.uint64)
+            order = np.argsort(keys, kind="stable")
+            pos = np.searchsorted(keys[order], fb)
+            ok = pos < keys.size
+            ok[ok] = keys[order[pos[ok]]] == fb[ok]
+            factor[order[pos[ok]]] = [st.factor for st, y in zip(states, ok) if y]
+        return np.maximum(c, 0.0) * tw * ib * factor, factor
+
+    def _best_few(self, conn: Any, keys: np.ndarray, c: np.ndarray, idx: np.ndarray,
+                  intents: frozenset[MemoryType], states: list, top_k: int
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """The candidates that can reach the top k, weighed alone; None when all must be.
+
+        Only the best few by cosine are weighed. Every other candidate has a
+        cosine at most the few's lowest, so its final score is at most that
+        cosine times the largest weights of the types stored; when that bound is
+        below the k-th final score of the few (strictly: no tie either), the
+        few hold the whole answer. Rounding is monotone, so the bound computed
+        in the same order really bounds the computed scores.
+        """
+        few = 4 * top_k + 16
+        if idx.size <= 2 * few:
+            return None
+        part = idx[np.argpartition(c[idx], idx.size - few)[idx.size - few:]]
+        final_few, factor_few = self._final(conn, keys[part], c[part], intents, states)
+        kth = np.partition(final_few, few - top_k)[few - top_k]
+        labelled = self.store.memories.filter_index.labelled
+        types = [t for t in MemoryType if t is lane_meta.DEFAULT_TYPE
+                 or labelled(conn, ("str", "memory_type", t.value)).size]  # the types some memory has
+        bound = (max(float(c[part].min()), 0.0) * max(type_weight(t) for t in types)
+                 * max(intent_boost(t, intents) for t in types) * max([1.0] + [st.factor for st in states]))
+        if not bound < kth:
+            return None
+        final, factor = np.zeros(keys.size), np.ones(keys.size)
+        final[part], factor[part] = final_few, factor_few
+        return np.sort(part), final, factor
 
     @staticmethod
     def _hit(entry: MemoryEntry, final: float, cosine: float, intents: frozenset[MemoryType], factor: float) -> LaneHit:

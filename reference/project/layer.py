@@ -27,6 +27,8 @@ from typing import Any
 from reference.clock import iso
 from reference.memory_record import MemoryEntry, SearchHit
 from reference.project import tables as T
+from reference.project.branch_search import branch_search
+from reference.project.branch_search import filtered as filtered_search
 from reference.project.commit import CommitInfo, check_branch, check_sha, commit_text
 from reference.project.doc_hash import doc_hash
 from reference.project.errors import ProjectError
@@ -36,6 +38,7 @@ from reference.project.schema import ensure_schema
 EXTENSION_KEY = "project"
 DEFAULT_BRANCH = "main"   # the seed's filter names "main"; `set_default_branch` changes it
 MAX_BIND = 1000           # placeholders bound to one commit at most (a runaway session loop)
+MAX_PREFIX_K = 1000       # larger top_k: the store's filtered search directly (a prefix would be most of the store)
 _CREATE_LOCK = threading.Lock()
 _HEAD: Any = object()     # "prev_commit_sha not given": use the branch's head
 
@@ -237,9 +240,17 @@ class ProjectMemory:
 
     def search(self, query: str | None, top_k: int = 10, *, branch: str | None = None,
                filtered: bool = True) -> list[SearchHit]:
-        """Memories ranked by the store's semantic search, limited to the branch filter unless `filtered=False`."""
-        where = self.branch_filter(branch) if filtered else None
-        return self.store.search_memories(query, top_k=top_k, where_metadata=where)
+        """Memories ranked by the store's semantic search, limited to the branch filter unless `filtered=False`.
+
+        The filtered answer is the store's filtered search, computed from the unfiltered ranking's
+        prefix when that suffices (branch_search.py: same hits, same order, no per-query candidate set)."""
+        if not filtered:
+            return self.store.search_memories(query, top_k=top_k)
+        allowed = self.branch_filter(branch)["branch"]
+        if isinstance(query, str) and query.strip() and isinstance(top_k, int) and not isinstance(top_k, bool) \
+                and 0 < top_k <= MAX_PREFIX_K:
+            return branch_search(self.store, query, top_k, allowed)
+        return filtered_search(self.store, query, top_k, allowed)
 
     def get(self, memory_id: str) -> MemoryEntry | None:
         return self.store.get_memory(memory_id)

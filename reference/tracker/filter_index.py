@@ -14,7 +14,9 @@ deletes with `note_*`, after they commit; any other connection's commit (another
 process, or another thread's connection) shows in `PRAGMA data_version` and
 makes the next `candidates` rebuild from the table (one scan, about 1 s at
 100k memories). `reset()` forgets everything (the writer calls it when a
-transaction rolls back).
+transaction rolls back). `followers` (e.g. the store's `KeywordIndex`) get the
+same three notes, so other in-memory indexes stay in step without more hooks
+in the writer.
 """
 from __future__ import annotations
 
@@ -31,6 +33,15 @@ from reference.tracker.filters import MemoryFilter
 
 Label = tuple
 _EMPTY = np.zeros(0, dtype=np.uint64)
+_MAX_ANSWERS = 256
+
+
+def _intersect_sorted(small: np.ndarray, big: np.ndarray) -> np.ndarray:
+    """Intersection of two sorted unique arrays: the smaller looked up in the larger (no sort)."""
+    if big.size == 0:
+        return _EMPTY
+    pos = np.minimum(np.searchsorted(big, small), big.size - 1)
+    return small[big[pos] == small]
 
 
 def _scalar(v: Any) -> tuple:
@@ -73,36 +84,50 @@ class FilterIndex:
         self._arrays: dict[Label, np.ndarray] = {}
         self._of: dict[int, tuple[Label, ...]] = {}
         self._versions: dict[int, int] = {}
+        self._answers: dict[str, np.ndarray] = {}
+        self.followers: list = []  # objects with note_write(key_hash, labels), note_delete(key_hash), reset()
 
     # -- maintenance -------------------------------------------------------------
     def reset(self) -> None:
+        for f in self.followers:
+            f.reset()
+        self._clear()
+
+    def _clear(self) -> None:
         with self._lock:
             self._built = False
             self._sets, self._arrays, self._of, self._versions = {}, {}, {}, {}
+            self._answers: dict[str, np.ndarray] = {}
 
     def note_write(self, key_hash: int, labels: tuple[Label, ...]) -> None:
         """A memory was inserted (or its labels replaced) and committed."""
+        for f in self.followers:
+            f.note_write(key_hash, labels)
         with self._lock:
             if not self._built:
                 return
             self._drop(key_hash)
+            self._answers.clear()
             self._of[key_hash] = labels
             for lab in labels:
                 self._sets.setdefault(lab, set()).add(key_hash)
                 self._arrays.pop(lab, None)
 
     def note_delete(self, key_hash: int) -> None:
+        for f in self.followers:
+            f.note_delete(key_hash)
         with self._lock:
             if self._built:
                 self._drop(key_hash)
 
     def _drop(self, key_hash: int) -> None:
+        self._answers.clear()
         for lab in self._of.pop(key_hash, ()):
             self._sets[lab].discard(key_hash)
             self._arrays.pop(lab, None)
 
     def _build(self, conn: sqlite3.Connection) -> None:
-        self.reset()
+        self._clear()
         rows = conn.execute("SELECT key_hash, task, context, insights, tags, metadata FROM memories")
         loads = json.loads
         for kh, task, context, insights, tags, meta in rows:
@@ -137,25 +162,38 @@ class FilterIndex:
             return self._array(tuple(label))
 
     def candidates(self, conn: sqlite3.Connection, flt: MemoryFilter) -> np.ndarray:
-        """Key hashes (sorted, unique uint64) of the memories passing `flt`."""
+        """Key hashes (sorted, unique uint64) of the memories passing `flt`.
+
+        Answers are kept until the next change (filters repeat: one per task x context pair).
+        """
+        key = repr(flt)  # a frozen dataclass of str, tuples and JSON values: equal reprs, equal filters
         with self._lock:
             self._fresh(conn)
-            parts: list[np.ndarray] = []
-            if flt.task is not None:
-                parts.append(self._array(("task", flt.task)))
-            for field, values in (("context", flt.context), ("insights", flt.insights), ("tags", flt.tags)):
-                parts += [self._array((field, v)) for v in values]
-            for key, values in sorted((flt.where_metadata or {}).items()):
-                parts.append(self._metadata(key, values))
-            if not parts:
-                return self._array(("all",)).copy()
-            parts.sort(key=len)
-            out = parts[0]
-            for p in parts[1:]:
-                if out.size == 0:
-                    break
-                out = np.intersect1d(out, p, assume_unique=True)
-            return out.copy() if out is parts[0] else out
+            hit = self._answers.get(key)
+            if hit is None:
+                hit = self._answer(flt)
+                if len(self._answers) >= _MAX_ANSWERS:
+                    self._answers.clear()
+                self._answers[key] = hit
+            return hit.copy()
+
+    def _answer(self, flt: MemoryFilter) -> np.ndarray:
+        parts: list[np.ndarray] = []
+        if flt.task is not None:
+            parts.append(self._array(("task", flt.task)))
+        for field, values in (("context", flt.context), ("insights", flt.insights), ("tags", flt.tags)):
+            parts += [self._array((field, v)) for v in values]
+        for key, values in sorted((flt.where_metadata or {}).items()):
+            parts.append(self._metadata(key, values))
+        if not parts:
+            return self._array(("all",))
+        parts.sort(key=len)
+        out = parts[0]
+        for p in parts[1:]:
+            if out.size == 0:
+                break
+            out = _intersect_sorted(out, p)
+        return out
 
     def _metadata(self, key: str, values: list[Any]) -> np.ndarray:
         arrays = [self._array(("meta", key, _scalar(v))) for v in values if v is not None]

@@ -4,7 +4,8 @@ FTS5 ranks by bm25 inside the index; joining every match to its row (or
 re-running the query per batch of allowed ids) costs more than the ranking.
 Here the ranked rowids are read in batches and kept when allowed, until `k`
 are kept and the group tied with the k-th is complete, so the caller can
-break ties by its own id order.
+break ties by its own id order. The store's `KeywordIndex` computes the same
+ranking without FTS5's per-row work; FTS5 stays the reference and the fallback.
 """
 from __future__ import annotations
 
@@ -13,16 +14,23 @@ import sqlite3
 import numpy as np
 
 from reference.tracker.codec import from_db
+from reference.tracker.keyword_index import KeywordIndex
 
 
-def ranked_matches(conn: sqlite3.Connection, match: str, k: int,
-                   allowed: np.ndarray | None = None) -> list[tuple[int, float]]:
+def ranked_matches(conn: sqlite3.Connection, match: str, k: int, allowed: np.ndarray | None = None,
+                   index: KeywordIndex | None = None) -> list[tuple[int, float]]:
     """(key hash, -bm25) of the best `k` matches plus ties with the k-th, best first.
 
     `allowed` is a sorted uint64 array of key hashes (None: every memory).
+    With `index` (the store's `KeywordIndex`) the same answer comes from its
+    numpy postings; FTS5 answers what the index declines.
     """
     if k <= 0 or (allowed is not None and allowed.size == 0):
         return []
+    if index is not None:
+        fast = index.ranked(conn, match, k, allowed)
+        if fast is not None:
+            return fast
     cur = conn.execute("SELECT rowid, -bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? "
                        "ORDER BY bm25(memories_fts)", (match,))
     kept: list[tuple[int, float]] = []

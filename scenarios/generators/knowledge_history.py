@@ -12,9 +12,10 @@ parameters for all (scenarios/README.md, "Knowledge truth from real history"):
   headers (not an update); `none`: two commits of one history that share no
   file and no function and no blame line;
 - entities of every memory: history_facts.entities;
-- searches: before each pair's newer commit is written, its subject and body
-  as an `oracle_search`, judged by blame: the earlier memories that last wrote
-  the lines it changes (grade 2 for 10 lines or more, else 1).
+- searches: before each memory is written whose commit changes lines that
+  an earlier memory last wrote (blame.jsonl), its subject and body as an
+  `oracle_search`, judged by blame: those earlier memories (grade 2 for 10
+  lines or more, else 1).
 
 Calibration split: a pair whose newer commit is a calibration commit (index
 % 10 == 0 in commits.jsonl) goes to the calibration scenario; the scored
@@ -36,7 +37,7 @@ from history_facts import (  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "knowledge-history"
 SEED = 1301
-PAIRS_PER_TYPE = 12          # per dataset and split: updates, relates_to, none
+PAIRS_PER_TYPE = 20          # per dataset and split: updates, relates_to, none (>= 100 scored searches in all)
 DEFAULT_DATA = [ROOT / "scenarios" / "data" / r for r in ("sqlite-utils", "httpx", "attrs")]
 
 
@@ -84,7 +85,7 @@ def alias(repo: str, c: dict) -> str:
 def build(data_dirs: list[Path], calibration: bool) -> tuple[list[dict], dict]:
     rng = random.Random(SEED + calibration)
     memories: dict[str, tuple[float, str, dict]] = {}
-    relationships, query_at = [], {}
+    relationships = []
     blames = {}
     for d in data_dirs:
         repo = d.name
@@ -93,8 +94,6 @@ def build(data_dirs: list[Path], calibration: bool) -> tuple[list[dict], dict]:
             for c in (a, b):
                 memories[alias(repo, c)] = (c["commit_time"], repo, c)
             relationships.append({"source": alias(repo, a), "target": alias(repo, b), "type": t})
-            if t != "none":
-                query_at[alias(repo, a)] = a
         blames[repo] = blame
     order = sorted(memories, key=lambda k: (memories[k][0], k))
     name = NAME + ("-calibration" if calibration else "")
@@ -104,15 +103,14 @@ def build(data_dirs: list[Path], calibration: bool) -> tuple[list[dict], dict]:
     for k in order:
         t, repo, c = memories[k]
         steps.append({"directive": "set_clock", "time": t})
-        if k in query_at:
-            origins = (blames[repo].get(c["sha"]) or {}).get("origins") or {}
-            rel = {alias(repo, {"sha": o}): 2 if n >= 10 else 1 for o, n in sorted(origins.items())
-                   if alias(repo, {"sha": o}) in written}
-            if rel:
-                args = {"query": (c["subject"] + " " + c["body"][:200]).strip(), "limit": 10}
-                steps.append({"tool": "oracle_search", "args": args, "id": f"q_{k}", "category": "blame",
-                              "expect": {"relevant": rel, "k": 10}})
-                searches.append({"id": f"q_{k}", "args": args, "relevant": rel})
+        origins = (blames[repo].get(c["sha"]) or {}).get("origins") or {}
+        rel = {alias(repo, {"sha": o}): 2 if n >= 10 else 1 for o, n in sorted(origins.items())
+               if alias(repo, {"sha": o}) in written}
+        if rel:
+            args = {"query": (c["subject"] + " " + c["body"][:200]).strip(), "limit": 10}
+            steps.append({"tool": "oracle_search", "args": args, "id": f"q_{k}", "category": "blame",
+                          "expect": {"relevant": rel, "k": 10}})
+            searches.append({"id": f"q_{k}", "args": args, "relevant": rel})
         steps.append({"tool": "memory_write_structured", "as": k, "args": {"text": memory_text(c)}})
         written.add(k)
     steps.append({"directive": "score_knowledge", "truth": f"../oracle_data/{name}/truth.json"})

@@ -30,7 +30,7 @@ def contract_params() -> list:
     env = os.environ.get("CODEMEM_BENCH_CONTRACT_BACKENDS")
     if env:
         return [_param(s.strip()) for s in env.split(",") if s.strip()]
-    params = []
+    params, seen = [], {}
     for name in available_backends():
         try:
             cls = backend_class(name)
@@ -46,6 +46,12 @@ def contract_params() -> list:
                 continue
             except ValueError:           # a name that is only valid with an option (mcp needs mcp:NAME)
                 continue
+            same = getattr(instance, "same_as", "") or s   # one server under two names runs once
+            if same in seen:
+                params.append(pytest.param(s, id=s, marks=pytest.mark.skip(
+                    reason=f"{s} is the same server as {seen[same]}, which the contract suite runs")))
+                continue
+            seen[same] = s
             why = getattr(instance, "nondeterministic", "")
             if why:   # its answers vary from run to run: run it by naming it, never as a default gate
                 params.append(pytest.param(s, id=s, marks=pytest.mark.skip(

@@ -131,10 +131,38 @@ def test_branch_queries_are_real_branch_commit_messages(ds):
     subjects = {c["subject"] for c in ds.branch_commits.values()}
     assert asked and all(s["args"]["query"].split("\n")[0] in subjects for s in asked)
     branch_aliases = {common.alias(s) for s in ds.branch_commits}
-    assert {d for _, d, _ in qrels} <= branch_aliases
+    assert {d for q, d, _ in qrels if q.startswith("b")} <= branch_aliases
     commits = [s for s in lines[1:] if s.get("directive") == "commit"]
     assert len([s for s in commits if s["sha"] == sha(5000)]) == 1          # listed by two branches, recorded once
     assert not any(s["sha"] == sha(10) for s in commits)                    # a merge is not recorded
+
+
+def test_default_branch_queries_are_judged_by_blame_on_the_default_branch(ds):
+    lines, qrels = gen.generate(ds, "branches")
+    recorded, branch_of, asked = set(), {}, []
+    current = ds.default_branch
+    for step in lines[1:]:
+        if step.get("directive") == "branch":
+            current = step["name"]
+        if step.get("category") == "default-blame":
+            assert current == ds.default_branch and "filtered" not in step["args"]
+            c = next(c for c in ds.work if f"d{c['sha'][:10]}" == step["id"])
+            assert step["args"]["query"].startswith(c["subject"]) and ds.position(c["sha"]) % 10 != 0
+            judged = {d: g for q, d, g in qrels if q == step["id"]}
+            expected = {common.alias(o): common.lines_grade(n) for o, n in ds.blame[c["sha"]].items()
+                        if common.alias(o) in recorded and branch_of[common.alias(o)] == ds.default_branch}
+            assert judged == expected and judged
+            asked.append(step["id"])
+        if step.get("directive") == "commit":
+            recorded.add(step["as"])
+            branch_of[step["as"]] = step.get("branch", current)
+    eligible = [c for c in ds.work if ds.position(c["sha"]) % 10 and any(
+        o != c["sha"] for o in ds.blame.get(c["sha"], {}))]
+    assert len(asked) >= min(len(eligible) // 2, sampling.QUERY_CAP) > 0   # spread over the history, not a handful
+    assert {q for q, _, _ in qrels if q.startswith("d")} == set(asked)
+    calib = [s for s in gen.generate(ds, "branches", "calibration")[0][1:] if s.get("category") == "default-blame"]
+    assert calib and all(ds.position(next(c["sha"] for c in ds.work if f"d{c['sha'][:10]}" == s["id"])) % 10 == 0
+                         for s in calib)
 
 
 def test_dedup_window_is_derived_from_merge_bases(ds):

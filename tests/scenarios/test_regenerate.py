@@ -55,6 +55,29 @@ def test_knowledge_history_regenerates_identically():
         assert json.dumps(truth, indent=1, sort_keys=True) + "\n" == (ROOT / f"oracle_data/{name}/truth.json").read_text()
 
 
+def test_knowledge_history_asks_100_blame_judged_searches():
+    mod = _load("knowledge_history")
+    facts = _load("history_facts")
+    origins = {}
+    for d in mod.DEFAULT_DATA:
+        commits, blame = facts.load(d)
+        for c in commits:
+            got = (blame.get(c["sha"]) or {}).get("origins") or {}
+            origins[mod.alias(d.name, c)] = {mod.alias(d.name, {"sha": o}): n for o, n in got.items()}
+    lines, truth = mod.build(mod.DEFAULT_DATA, False)
+    assert len(truth["searches"]) >= 100
+    written, asked = set(), None
+    for step in lines[1:]:
+        if step.get("tool") == "oracle_search":
+            asked = step["id"][2:]   # asked just before that memory is written
+            expected = {o: 2 if n >= 10 else 1 for o, n in origins[asked].items() if o in written}
+            assert step["expect"]["relevant"] == expected and expected
+        if step.get("tool") == "memory_write_structured":
+            # every memory that rewrites lines of one already written is asked about
+            assert (asked == step["as"]) == bool(set(origins[step["as"]]) & written)
+            written.add(step["as"])
+
+
 def test_scored_knowledge_history_holds_no_calibration_commit():
     mod = _load("knowledge_history")
     facts = _load("history_facts")

@@ -10,35 +10,17 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
+import jmespath
+from jmespath.exceptions import JMESPathError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bench.backends.capabilities import Capability
+from bench.backends.mcp.operations import NEEDS, OPERATIONS, READS, REQUIRED
+from bench.backends.mcp.template import placeholders
 
 BUILTIN_DIR = Path(__file__).parent / "adapters"
-
-# The backend operations an adapter may map, with the arguments each one's templates can use.
-OPERATIONS: dict[str, tuple[str, ...]] = {
-    "write_memory": ("text", "task", "insights", "context", "tags", "metadata", "uid"),
-    "get_memory": ("id",),
-    "list_memories": ("task", "context", "limit", "offset"),
-    "search_memories": ("query", "task", "context", "insights", "tags", "top_k", "where_metadata"),
-    "keyword_search": ("query", "top_k"),
-    "delete_memory": ("id",),
-}
-# The operations each capability needs mapped (a declared capability without them is an error).
-NEEDS: dict[Capability, tuple[str, ...]] = {
-    Capability.MEMORY_WRITE: ("write_memory",),
-    Capability.MEMORY_GET: ("get_memory",),
-    Capability.MEMORY_LIST: ("list_memories",),
-    Capability.MEMORY_SEARCH: ("search_memories",),
-    Capability.MEMORY_FILTERS: ("search_memories",),
-    Capability.METADATA_FILTERS: ("search_memories",),
-    Capability.KEYWORD_SEARCH: ("keyword_search",),
-    Capability.MEMORY_DELETE: ("delete_memory",),
-}
-
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -66,15 +48,41 @@ class Operation(_Strict):
 
     tool: str
     args: dict[str, Any] = {}
-    id: str | None = None           # JMESPath to the new memory's id (write_memory)
+    id: str | None = None           # JMESPath to the new item's id (kind `id`: write_memory, lane_store, ...)
     hits: str | None = None         # JMESPath to the ranked ids, in the server's order (searches)
     scores: str | None = None       # JMESPath to their scores (optional; the order is what is graded)
     record: str | None = None       # JMESPath to a memory record with at least id and text (get_memory)
     records: str | None = None      # JMESPath to a list of records (list_memories)
     missing: str | None = None      # JMESPath true when get_memory found nothing
     deleted: str | None = None      # JMESPath true when delete_memory removed something
+    result: str | None = None       # JMESPath to the value returned (kind `value`; default: the whole answer)
     not_found: str | None = None    # text of the server's error meaning "no such id" (get: None, delete: False)
     why: str = ""
+
+    def check(self, op: str, where: str) -> None:
+        """The fields fit operation `op` (see operations.py): reads of its kind, valid JMESPath, known placeholders."""
+        spec = OPERATIONS[op]
+        allowed = READS[spec.kind]
+        for field in ("id", "hits", "scores", "record", "records", "missing", "deleted", "result", "not_found"):
+            if getattr(self, field) is not None and field not in allowed:
+                raise ValueError(f"{where}.{field}: not read by {op} (it reads: {', '.join(allowed) or 'nothing'})")
+        if field_needed := REQUIRED.get(spec.kind):
+            if getattr(self, field_needed) is None:
+                raise ValueError(f"{where}.{field_needed}: {op} needs it (a JMESPath expression)")
+        if self.not_found is not None and spec.kind == "value" and not spec.returns.endswith("?"):
+            raise ValueError(f"{where}.not_found: {op} cannot answer 'nothing'")
+        for field in ("id", "hits", "scores", "record", "records", "missing", "deleted", "result"):
+            expression = getattr(self, field)
+            if expression is not None:
+                try:
+                    jmespath.compile(expression)
+                except JMESPathError as exc:
+                    raise ValueError(f"{where}.{field}: JMESPath {expression[:80]!r}: "
+                                     f"{' '.join(str(exc).split())[:120]}") from None
+        unknown = sorted(placeholders(self.args) - set(spec.params))
+        if unknown:
+            raise ValueError(f"{where}.args: {{{unknown[0][:40]}}} is not an argument of {op} "
+                             f"(it has: {', '.join(spec.params) or 'none'})")
 
 
 class Clock(_Strict):
@@ -82,6 +90,19 @@ class Clock(_Strict):
 
     tool: str
     arg: str = "time"
+
+
+class Gate(_Strict):
+    """How `codemem-bench gate` judges a run of this server, for a server whose answers vary run to run.
+
+    `min_effect` replaces the gate's default minimal effect (0.01) for every quality figure: a drop counts
+    only beyond it. Choose it from measured run-to-run variation (README: "Nondeterministic servers") and
+    say in `why` what was measured. `latency = false` gates quality alone.
+    """
+
+    min_effect: float = Field(gt=0, le=1)
+    latency: bool = True
+    why: str
 
 
 class Adapter(_Strict):
@@ -95,8 +116,9 @@ class Adapter(_Strict):
     why: str = ""                   # why these capabilities and not others
     clock: Clock | None = None
     nondeterministic: str = ""      # why the server's answers vary from run to run (measured); empty = they don't
-    ops: dict[Literal["write_memory", "get_memory", "list_memories", "search_memories", "keyword_search",
-                      "delete_memory"], Operation]
+    telemetry: str = ""             # a file where the server appends the harness's telemetry events (JSON lines)
+    gate: Gate | None = None        # how `codemem-bench gate` judges this server's runs (nondeterministic servers)
+    ops: dict[str, Operation]
     source: str = ""                # the file it was read from (set by the loader)
 
     def check(self) -> None:
@@ -106,8 +128,12 @@ class Adapter(_Strict):
                 if op not in self.ops:
                     raise ValueError(f"{self.source}: capability {cap.value!r} needs [ops.{op}]")
         for op, spec in self.ops.items():
-            if spec.not_found is not None and op not in ("get_memory", "delete_memory"):
-                raise ValueError(f"{self.source}: [ops.{op}].not_found: only get_memory and delete_memory take it")
+            if op not in OPERATIONS:
+                raise ValueError(f"{self.source}: [ops.{op[:40]}]: not an operation of the backend "
+                                 f"interface (the list: bench/backends/mcp/README.md, step 6)")
+            spec.check(op, f"{self.source}: [ops.{op}]")
+        if self.nondeterministic.strip() and self.gate is None:
+            raise ValueError(f"{self.source}: nondeterministic servers need a [gate] table (its measured tolerance)")
 
 
 def adapter_dirs() -> list[Path]:

@@ -1,13 +1,16 @@
-"""`mcp:NAME`: the backend interface over any MCP memory server, as its adapter file maps it.
+"""`mcp:NAME`: the backend interface over any MCP server, as its adapter file maps it.
 
-`open` starts the server from the adapter's `[server]` table (a real stdio MCP client session, the same
-client `reference-mcp` uses) and records what the agent pays for it: start-up time to the first answered
-call and the size of the `tools/list` answer. Each mapped operation is one `tools/call`; the answer is read
-with the adapter's JMESPath expressions. Search hits keep the server's order (that order is graded).
+`open` starts the server from the adapter's `[server]` table (a real stdio MCP client session) and records
+what the agent pays for it: start-up time to the first answered call and the size of the `tools/list`
+answer. Each mapped operation (`operations.py`: memory, code, graph, policy, snapshot, patterns, knowledge,
+Memory Lane, project) is one `tools/call`; the answer is read with the adapter's JMESPath expressions into
+the typed value the interface method returns. Search hits keep the server's order (that order is graded).
+`reference-mcp` is `mcp:reference` under its own name: this project's server, every capability mapped.
 """
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import sys
 import time
@@ -21,10 +24,17 @@ from reference.telemetry import TelemetrySink
 
 from bench.backends.interface import Backend, Hit
 from bench.backends.mcp.adapter import Adapter, adapter_names, load_adapter
+from bench.backends.mcp.client_thread import McpClientThread
+from bench.backends.mcp.operations import OPERATIONS
 from bench.backends.mcp.peers import peer_dir, require_installed
 from bench.backends.mcp.results import McpToolError, pick, unwrap
+from bench.backends.mcp.telemetry_relay import TelemetryRelay
 from bench.backends.mcp.template import fill
-from bench.backends.reference_mcp.client_thread import McpClientThread
+from bench.backends.ops.graph import GraphOps, PolicyOps, SnapshotOps
+from bench.backends.ops.knowledge import KnowledgeOps
+from bench.backends.ops.lane import LaneOps
+from bench.backends.ops.patterns import PatternOps
+from bench.backends.ops.project import ProjectOps
 
 _NOT_FOUND = object()   # the server's error said the id does not exist (the adapter's `not_found`)
 _RECORD_DEFAULTS = {"task": None, "insights": [], "context": [], "tags": [], "metadata": {}, "created_at": None}
@@ -34,7 +44,14 @@ def _dir_bytes(root: Path) -> int:
     return sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
 
 
-class McpBackend(Backend):
+def _plain(value: Any) -> Any:
+    """A call's argument as JSON: a path becomes its absolute path, a tuple a list."""
+    if isinstance(value, Path):
+        return str(value.resolve())
+    return list(value) if isinstance(value, tuple) else value
+
+
+class McpBackend(GraphOps, PolicyOps, SnapshotOps, PatternOps, KnowledgeOps, LaneOps, ProjectOps, Backend):
     """Any MCP server described by an adapter file; capabilities are the adapter's."""
 
     name = "mcp"
@@ -69,6 +86,14 @@ class McpBackend(Backend):
         params = StdioServerParameters(command=fill(server.command, values),
                                        args=[fill(a, values) for a in server.args],
                                        env={k: fill(v, values) for k, v in server.env.items()} or None)
+        self.relay = None
+        if self.adapter.telemetry:
+            tel_path = Path(fill(self.adapter.telemetry, values))
+            tel_path.unlink(missing_ok=True)
+            self.relay = TelemetryRelay(tel_path, telemetry)
+        # a server started on the scenario's clock ({now} in its command) needs no clock call before the first
+        started_on_clock = "{now}" in " ".join([server.command, *server.args, *server.env.values()])
+        self._server_time = clock.now() if started_on_clock else None
         self._log = (side / "server.log").open("a", encoding="utf-8")
         t0 = time.perf_counter()
         try:
@@ -80,11 +105,12 @@ class McpBackend(Backend):
         listing = json.dumps([t.model_dump(mode="json", exclude_none=True) for t in tools])
         self.surface = {"startup_ms": (time.perf_counter() - t0) * 1000, "tools": len(tools),
                         "tools_list_chars": len(listing), "tools_list_tokens": len(listing) // 4}
-        self._server_time = None
 
     def close(self) -> None:
         try:
             self.client.close()
+            if self.relay is not None:
+                self.relay.forward()
         finally:
             self._log.close()
 
@@ -92,18 +118,70 @@ class McpBackend(Backend):
         return _dir_bytes(self.data_dir)
 
     # calls ---------------------------------------------------------------------------
-    def _run(self, op: str, **values: Any) -> tuple[Any, Any]:
-        """Call the tool mapped to `op` with the filled arguments; return (operation spec, answer)."""
-        spec = self.adapter.ops[op]
+    def _operation(self, op: str, values: dict[str, Any]) -> Any:
+        """Run operation `op` with the method's arguments: one tool call, its answer read into the typed result."""
+        spec = self.adapter.ops.get(op)
+        if spec is None:
+            if op == "set_context":
+                return None   # a server without sessions: the interface's default does nothing
+            raise NotImplementedError(f"{self.adapter.source}: no [ops.{op}]")
+        if op == "write_memory":
+            self._seq += 1
+            digest = hashlib.blake2b(f"{self.clock.now()!r}|{self._seq}|{values['text']}".encode(),
+                                     digest_size=8).hexdigest()
+            values = {**values, "uid": f"m-{digest}"}
+        if "memory_id" in values and op in ("get_memory", "delete_memory"):
+            values = {**values, "id": values["memory_id"]}
+        values = {k: _plain(v) for k, v in values.items()}
+        answer = self._call(op, spec, values)
+        return self._read(op, spec, answer, values)
+
+    def _call(self, op: str, spec: Any, values: dict[str, Any]) -> Any:
+        """Call the tool mapped to `op` with the filled arguments; the answer as JSON (or _NOT_FOUND)."""
         self._sync_clock()
         self._values = values   # what `arg(name)` reads in this operation's expressions
-        result = self.client.call(spec.tool, fill(spec.args, values))
         try:
-            return spec, unwrap(result, spec.tool)
+            result = self.client.call(spec.tool, fill(spec.args, values))
+        finally:
+            if self.relay is not None:
+                self.relay.forward()
+        try:
+            return unwrap(result, spec.tool)
         except McpToolError as exc:
             if spec.not_found and spec.not_found in str(exc):
-                return spec, _NOT_FOUND
+                return _NOT_FOUND
             raise
+
+    def _read(self, op: str, spec: Any, answer: Any, values: dict[str, Any]) -> Any:
+        """The answer as the typed value the interface method returns (by the operation's kind)."""
+        kind = OPERATIONS[op].kind
+        if kind == "none":
+            return None
+        if kind == "storage":
+            return self.storage_bytes()
+        if answer is _NOT_FOUND:
+            return False if kind == "deleted" else None
+        if kind == "id":
+            new_id = self._pick(op, "id", answer)
+            if new_id in (None, ""):
+                raise ValueError(f"{self._where(op, 'id')}: no id in the answer of {spec.tool}")
+            return str(new_id)
+        if kind == "hits":
+            return self._hits(op, spec, answer, values.get("top_k", 10))
+        if kind == "record":
+            if spec.missing and self._pick(op, "missing", answer):
+                return None
+            raw = self._pick(op, "record", answer)
+            return None if not raw else self._record(raw)
+        if kind == "records":
+            return [self._record(r) for r in self._pick(op, "records", answer) or []]
+        if kind == "deleted":
+            return True if not spec.deleted else bool(self._pick(op, "deleted", answer))
+        value = self._pick(op, "result", answer) if spec.result else answer
+        wrong = OPERATIONS[op].check_type(value)
+        if wrong:
+            raise ValueError(f"{self._where(op, 'result')}: expected {wrong} from {spec.tool}")
+        return value
 
     def _pick(self, op: str, field: str, answer: Any) -> Any:
         """The adapter's expression `[ops.<op>].<field>` evaluated over the answer of the call just made."""
@@ -113,13 +191,16 @@ class McpBackend(Backend):
     def _sync_clock(self) -> None:
         clock = self.adapter.clock
         if clock is not None and self.clock.now() != self._server_time:
-            unwrap(self.client.call(clock.tool, {clock.arg: self.clock.now()}), clock.tool)
+            result = self.client.call(clock.tool, {clock.arg: self.clock.now()})
+            if self.relay is not None:
+                self.relay.forward()
+            unwrap(result, clock.tool)
             self._server_time = self.clock.now()
 
     def _where(self, op: str, field: str) -> str:
         return f"{self.adapter.source}: [ops.{op}].{field}"
 
-    def _hits(self, op: str, spec, answer: Any, top_k: int) -> list[Hit]:
+    def _hits(self, op: str, spec: Any, answer: Any, top_k: int) -> list[Hit]:
         ids = self._pick(op, "hits", answer) or []
         scores = self._pick(op, "scores", answer) if spec.scores else None
         ids = [str(i) for i in ids][:top_k]
@@ -130,43 +211,36 @@ class McpBackend(Backend):
     def _record(self, raw: Any) -> dict[str, Any]:
         return {**_RECORD_DEFAULTS, **raw, "id": str(raw["id"])}
 
-    # memory ----------------------------------------------------------------------------
-    def write_memory(self, text, task=None, insights=None, context=None, symbol_keys=None, tags=None,
-                     metadata=None) -> str:
-        self._seq += 1
-        digest = hashlib.blake2b(f"{self.clock.now()!r}|{self._seq}|{text}".encode(), digest_size=8).hexdigest()
-        spec, answer = self._run("write_memory", text=text, task=task, insights=insights, context=context,
-                                 tags=tags, metadata=metadata, uid=f"m-{digest}")
-        new_id = self._pick("write_memory", "id", answer)
-        if new_id in (None, ""):
-            raise ValueError(f"{self._where('write_memory', 'id')}: no id in the answer of {spec.tool}")
-        return str(new_id)
 
-    def get_memory(self, memory_id: str) -> dict[str, Any] | None:
-        spec, answer = self._run("get_memory", id=memory_id)
-        if answer is _NOT_FOUND:
-            return None
-        if spec.missing and self._pick("get_memory", "missing", answer):
-            return None
-        raw = self._pick("get_memory", "record", answer)
-        return None if not raw else self._record(raw)
+def _method(op: str):
+    """The interface method `op` of McpBackend: its arguments bound by the base signature, then `_operation`."""
+    base = OPERATIONS[op].method
+    signature = inspect.signature(base)
 
-    def list_memories(self, task=None, context=None, limit=50, offset=0) -> list[dict[str, Any]]:
-        spec, answer = self._run("list_memories", task=task, context=context, limit=limit, offset=offset)
-        return [self._record(r) for r in self._pick("list_memories", "records", answer) or []]
+    def method(self, *args, **kwargs):
+        bound = signature.bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        return self._operation(op, {k: v for k, v in bound.arguments.items() if k != "self"})
 
-    def search_memories(self, query=None, task=None, context=None, insights=None, tags=None, top_k=10,
-                        where_metadata=None) -> list[Hit]:
-        spec, answer = self._run("search_memories", query=query, task=task, context=context, insights=insights,
-                                 tags=tags, top_k=top_k, where_metadata=where_metadata)
-        return self._hits("search_memories", spec, answer, top_k)
+    method.__name__ = method.__qualname__ = op
+    method.__doc__, method.__signature__ = base.__doc__, signature
+    return method
 
-    def keyword_search(self, query: str, top_k: int = 10) -> list[Hit]:
-        spec, answer = self._run("keyword_search", query=query, top_k=top_k)
-        return self._hits("keyword_search", spec, answer, top_k)
 
-    def delete_memory(self, memory_id: str) -> bool:
-        spec, answer = self._run("delete_memory", id=memory_id)
-        if answer is _NOT_FOUND:
-            return False
-        return True if not spec.deleted else bool(self._pick("delete_memory", "deleted", answer))
+for _op in OPERATIONS:
+    setattr(McpBackend, _op, _method(_op))
+
+
+class ReferenceMcpBackend(McpBackend):
+    """`reference-mcp`: this project's server (`codemem-bench serve --tools all`), i.e. `mcp:reference`."""
+
+    name = "reference-mcp"
+    options = ()
+    same_as = "mcp:reference"   # the contract suite runs one of the two
+    variants = None             # one backend, not one per adapter (listings)
+
+    def __init__(self, option: str | None = None) -> None:
+        if option:
+            raise ValueError(f"backend 'reference-mcp' has no option {option[:40]!r} (options: none)")
+        super().__init__("reference")
+        self.option = None

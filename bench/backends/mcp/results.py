@@ -30,7 +30,8 @@ def unwrap(result: Any, tool: str) -> Any:
     # FastMCP-style servers wrap a non-object answer as {"result": ...}
     if isinstance(out, dict) and set(out) == {"result"}:
         out = out["result"]
-        if isinstance(out, str):
+        # a JSON document sent as a string; a plain string ("main", "42") stays a string
+        if isinstance(out, str) and out.lstrip()[:1] in ("{", "["):
             try:
                 out = json.loads(out)
             except ValueError:
@@ -39,7 +40,9 @@ def unwrap(result: Any, tool: str) -> Any:
 
 
 class _Functions(functions.Functions):
-    """JMESPath's built-ins plus `trim(s)` (servers often pad text with newlines) and `arg(name)`.
+    """JMESPath's built-ins plus `trim(s)` (servers often pad text with newlines), `arg(name)`, and
+    `sorted(list)` (any JSON values, e.g. pairs), `unique(list)` (first of each, in order) and
+    `from_items(pairs)` (an object from [key, value] pairs; JMESPath cannot build one with computed keys).
 
     `arg('uid')` is the value the operation's template placeholder `{uid}` had in this call: for a server
     whose answer does not echo the name it was given (`id = "arg('uid')"`), or to pick the one entity a
@@ -54,15 +57,33 @@ class _Functions(functions.Functions):
     def _func_trim(self, s):
         return None if s is None else s.strip()
 
+    @functions.signature({"types": ["array"]})
+    def _func_sorted(self, items):
+        return sorted(items, key=lambda v: json.dumps(v, sort_keys=True) if isinstance(v, (dict,)) else v)
+
+    @functions.signature({"types": ["array"]})
+    def _func_unique(self, items):
+        out = []
+        for v in items:
+            if v not in out:
+                out.append(v)
+        return out
+
+    @functions.signature({"types": ["array"]})
+    def _func_from_items(self, pairs):
+        if not all(isinstance(p, list) and len(p) == 2 and isinstance(p[0], str) for p in pairs):
+            raise _ExpressionError("from_items(): expects [key, value] pairs with string keys")
+        return {k: v for k, v in pairs}
+
     @functions.signature({"types": ["string"]})
     def _func_arg(self, name):
         if name not in self._values:
-            raise _UnknownArg(f"arg({name[:40]!r}): not an argument of this operation "
+            raise _ExpressionError(f"arg({name[:40]!r}): not an argument of this operation "
                               f"(known: {', '.join(sorted(self._values)) or 'none'})")
         return self._values[name]
 
 
-class _UnknownArg(ValueError):
+class _ExpressionError(ValueError):
     pass
 
 
@@ -72,5 +93,7 @@ def pick(expression: str, value: Any, *, where: str, values: dict[str, Any] | No
         return jmespath.search(expression, value, options=jmespath.Options(custom_functions=_Functions(values)))
     except JMESPathError as exc:
         raise ValueError(f"{where}: JMESPath {expression!r}: {exc}") from None
-    except _UnknownArg as exc:
+    except _ExpressionError as exc:
         raise ValueError(f"{where}: {exc}") from None
+    except TypeError as exc:   # e.g. sorted() over values of mixed types
+        raise ValueError(f"{where}: JMESPath {expression[:80]!r}: {str(exc)[:120]}") from None

@@ -37,6 +37,42 @@ class GraphOps:
     def graph_get_in(self, dst: str, rel: str | None = None, at: float | None = None) -> list[list[str]]:
         raise NotImplementedError
 
+    # Batches and traversal: these defaults call the single operations above, so every GRAPH backend
+    # answers them; a backend with a bulk path (one transaction, ...) overrides them.
+    def graph_put_nodes(self, nodes: list[tuple[str, str, Any]]) -> None:
+        """Write (id, type, payload) nodes, in order."""
+        for id, type, payload in nodes:
+            self.graph_put_node(id, type, payload)
+
+    def graph_put_edges(self, edges: list[tuple[str, str, str]]) -> None:
+        """Write (src, rel, dst) edges, in order."""
+        for src, rel, dst in edges:
+            self.graph_put_edge(src, rel, dst)
+
+    def graph_delete_edges(self, edges: list[tuple[str, str, str]]) -> None:
+        """Delete (src, rel, dst) edges, in order."""
+        for src, rel, dst in edges:
+            self.graph_delete_edge(src, rel, dst)
+
+    def graph_traverse(self, src: str, depth: int, rel: str | None = None, direction: str = "out",
+                       at: float | None = None) -> list[str]:
+        """Every node within 1..`depth` hops of `src` along live edges (not `src` itself), sorted.
+
+        Breadth-first over `graph_get_out` (or `graph_get_in` for direction "in"), one call per node reached."""
+        step = self.graph_get_out if direction == "out" else self.graph_get_in
+        far = 1 if direction == "out" else 0   # get_out gives [rel, dst], get_in [src, rel]
+        seen, frontier = {src}, [src]
+        for _ in range(depth):
+            nxt = []
+            for node in frontier:
+                for pair in step(node, rel, at):
+                    if pair[far] not in seen:
+                        seen.add(pair[far])
+                        nxt.append(pair[far])
+            frontier = nxt
+        seen.discard(src)
+        return sorted(seen)
+
 
 class PolicyOps:
     """Capability POLICY_KV: decisions, constraints and procedures by scope/namespace/key."""

@@ -2,6 +2,11 @@
 
 Spec `reference` searches with the seed 000 design (structured filters, then
 semantic re-rank); `reference:<ranker>` picks another of the store's rankers.
+`reference:seed-defaults` (or `reference:<ranker>+seed-defaults`) runs with the
+constants fitted on the calibration split set to the seeds' values instead
+(`reference.tuning.SEED_DEFAULTS`: lane floors 0.50 / 0.40, relate threshold
+0.5, decay weight 1.0), so a report can show the seed-default figure beside
+the tuned one.
 """
 from __future__ import annotations
 
@@ -13,6 +18,7 @@ from reference.rankers import RANKERS, Query, make_ranker
 from reference.embed.env import env_embedder
 from reference.store import MemoryStore
 from reference.telemetry import TelemetrySink
+from reference.tuning import SEED_DEFAULTS, use_tuning
 
 from bench.backends.capabilities import Capability as C
 from bench.backends.interface import Backend, Hit
@@ -22,6 +28,9 @@ from bench.backends.reference.lane import LanePart
 from bench.backends.reference.project import ProjectPart
 from bench.backends.reference.part import ReferencePart
 from bench.backends.reference.patterns import PatternPart
+
+
+SEED_OPTION = "seed-defaults"
 
 
 def _dir_bytes(root: Path) -> int:
@@ -38,14 +47,26 @@ class ReferenceBackend(GraphPart, PatternPart, KnowledgePart, LanePart, ProjectP
         C.PATTERNS, C.REDACTION, C.GRAPH, C.POLICY_KV, C.POINT_IN_TIME, C.SNAPSHOT,
         C.KNOWLEDGE, C.MEMORY_LANE, C.PROJECT_MEMORY,
     })
-    options = tuple(RANKERS)
+    options = (*RANKERS, SEED_OPTION)   # and `<ranker>+seed-defaults` (accepted, not listed: one contract run)
+
+    def __init__(self, option: str | None = None) -> None:
+        ranker, plus, seed = (option or "").partition("+")
+        if plus and seed == SEED_OPTION and ranker in RANKERS:
+            super().__init__(SEED_OPTION)
+            self.option, self.ranker_name, self.seed_defaults = option, ranker, True
+            return
+        super().__init__(option)
+        self.seed_defaults = option == SEED_OPTION
+        self.ranker_name = "galaxybrain" if option in (None, SEED_OPTION) else option
 
     def open(self, data_dir: Path, clock: Clock, telemetry: TelemetrySink) -> None:
         self.data_dir, self.clock, self.telemetry = Path(data_dir), clock, telemetry
         self.store = MemoryStore.open(self.data_dir, clock=clock, telemetry=telemetry, embedder=env_embedder())
+        if self.seed_defaults:
+            use_tuning(self.store, SEED_DEFAULTS)   # before the knowledge layer and the lane read it
         self.session_id: str | None = None
         self._on_open()
-        self.ranker = make_ranker(self.option or "galaxybrain", self.store)
+        self.ranker = make_ranker(self.ranker_name, self.store)
 
     def close(self) -> None:
         try:

@@ -5,6 +5,7 @@ import re
 from typing import Any
 
 from reference.graph import At, GraphStore, SnapshotReader
+from reference.graph.errors import MapFull
 
 from bench.backends.ops.graph import GraphOps, PolicyOps, SnapshotOps
 from bench.backends.reference.part import ReferencePart
@@ -58,6 +59,27 @@ class GraphPart(ReferencePart, GraphOps, PolicyOps, SnapshotOps):
 
     def graph_supersede(self, new_id, old_id) -> None:
         self.graph.supersede(new_id, old_id)
+
+    def _batch(self, write, rows) -> None:
+        """All of `rows` in one LMDB transaction; a batch that filled the map was rolled back: run it again."""
+        for attempt in range(3):
+            try:
+                with self.graph.batch():
+                    for row in rows:
+                        write(*row)
+                return
+            except MapFull:
+                if attempt == 2:
+                    raise
+
+    def graph_put_nodes(self, nodes) -> None:
+        self._batch(self.graph.put_node, nodes)
+
+    def graph_put_edges(self, edges) -> None:
+        self._batch(self.graph.put_edge, edges)
+
+    def graph_delete_edges(self, edges) -> None:
+        self._batch(self.graph.delete_edge, edges)
 
     def graph_get_out(self, src, rel=None, at=None):
         return sorted([e.rel, e.dst] for e in self.graph.get_out(src, rel, at=_at(at)))

@@ -5,7 +5,16 @@ arrive. Before each branch commit that is not its branch's first (and is not a
 calibration commit), its subject and body are asked on that branch (ranked);
 relevant: the branch's commits recorded so far, grade 2 when one shares a
 file with the commit about to be made, else 1. The same query is asked
-unfiltered (for `branch_precision_unfiltered`). After a branch's last commit,
+unfiltered (for `branch_precision_unfiltered`). Category `on-branch`.
+
+Before each sampled default-branch commit (not a calibration commit), its
+subject and body are asked on the default branch (category
+`default-blame`, ranked): relevant are the commits that last wrote the lines
+it deletes or rewrites (`blame.jsonl`, graded by lines as in `<data>-blame`),
+restricted to the default-branch memories recorded so far. Branch memories
+are distractors the branch filter must exclude (they count in
+`branch_precision`). The two kinds are sampled apart, each spread over the
+whole history (`sampling.spread`). After a branch's last commit,
 for every third branch, that commit's subject is asked from the default
 branch, which must not return the branch's memories. Sessions: a placeholder
 before every SESSION_EVERY-th default-branch commit (whose parent is the
@@ -17,7 +26,7 @@ stays pending, and GC deletes the older half of the branches by tip time
 """
 from __future__ import annotations
 
-from .common import Qrels, alias, header
+from .common import Qrels, alias, header, lines_grade
 from .dataset import Dataset
 from .project import Writer, events, placeholder_summary
 from .sampling import in_split, spread
@@ -43,10 +52,25 @@ def _queries(ds: Dataset, evs: list[dict], split: str) -> dict[int, dict[str, in
     return {n: truth[n] for n in spread(sorted(truth))}
 
 
+def _default_queries(ds: Dataset, evs: list[dict], split: str) -> dict[int, dict[str, int]]:
+    """Event index -> blame judgements of the sampled default-branch commits (only recorded default memories)."""
+    seen: set[str] = set()
+    truth = {}
+    for n, e in enumerate(evs):
+        if e["branch"] != ds.default_branch:
+            continue
+        origins = {alias(o): lines_grade(k) for o, k in ds.blame.get(e["sha"], {}).items() if o in seen}
+        if origins and in_split(ds.position(e["sha"]), split) and len(query_text(e["commit"])) >= MIN_QUERY_CHARS:
+            truth[n] = origins
+        seen.add(e["sha"])
+    return {n: truth[n] for n in spread(sorted(truth))}
+
+
 def build(ds: Dataset, name: str, split: str = "scored") -> tuple[list[dict], Qrels]:
     evs = events(ds)
     default = ds.default_branch
     asked = _queries(ds, evs, split)
+    on_default = _default_queries(ds, evs, split)
     by_branch: dict[str, list[str]] = {}
     for e in evs:
         by_branch.setdefault(e["branch"], []).append(e["sha"])
@@ -70,6 +94,11 @@ def build(ds: Dataset, name: str, split: str = "scored") -> tuple[list[dict], Qr
             w.steps.append({"tool": "project_memory_search", "args": q, "id": qid, "category": "on-branch"})
             qrels += [(qid, a, g) for a, g in sorted(asked[n].items())]
             w.steps.append({"tool": "project_memory_search", "args": {**q, "filtered": False}})
+        if n in on_default:
+            qid = f"d{e['sha'][:10]}"
+            w.steps.append({"tool": "project_memory_search", "args": {"query": query_text(e["commit"]), "top_k": 10},
+                            "id": qid, "category": "default-blame"})
+            qrels += [(qid, a, g) for a, g in sorted(on_default[n].items())]
         if with_session:
             p = f"p{e['sha'][:10]}"
             w.steps.append({"tool": "project_placeholder", "as": p,
@@ -118,7 +147,8 @@ def build(ds: Dataset, name: str, split: str = "scored") -> tuple[list[dict], Qr
     w.steps.append({"tool": "project_audit", "args": {}})
     head = header(ds, name, f"Real {ds.name} history with its {len(by_branch) - 1} branches' own commits replayed in "
                   "time order, switching branches as commits arrive; before a branch commit its subject and body "
-                  "ask on the branch for the branch's earlier work; searches must stay on the branch and the "
-                  "default branch; sessions bound by placeholders; GC of the older half of the branches.",
+                  "ask on the branch for the branch's earlier work, and before a default-branch commit its subject "
+                  "and body ask on the default branch for the commits that last wrote the lines it changes (git "
+                  "blame); searches must stay on the branch and the default branch; sessions bound by placeholders; GC of the older half of the branches.",
                   evs[0]["time"], [PRECISION, STORAGE], name)
     return [head, *w.steps], qrels

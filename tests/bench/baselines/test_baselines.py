@@ -110,3 +110,26 @@ def test_table_shows_every_backend_the_baselines_and_the_spread():
     reports = [{"backend": "a", "scenarios": {"s": {"quality": {"ndcg@10": 0.5}, "baselines": base}}},
                {"backend": "b", "scenarios": {"s": {"quality": {"ndcg@10": 0.2}, "baselines": base}}}]
     assert table(reports).splitlines()[-1] == "| s | 0.500 | 0.200 | 0.100 | 0.300 | 0.300 |"
+
+
+def test_baselines_and_table_break_down_by_category(tmp_path):
+    from bench.baselines.table import table
+    steps = [write("match", "parser crash on empty input"), write("noise", "release 1.2"),
+             {**search("q1", "parser crash", ["match"]), "category": "text"},
+             {**search("q2", "what came last", ["noise"]), "category": "latest"}]
+    base = scenario_baselines(scenario(tmp_path, *steps))
+    cats = base["by_category"]
+    assert cats["text"]["bm25"]["ndcg@10"] == 1.0 and cats["text"]["recency"]["mrr@10"] == 0.5
+    assert cats["latest"]["recency"]["ndcg@10"] == 1.0 and cats["latest"]["bm25"]["queries"] == 1
+    assert base["bm25"]["queries"] == 2
+    by_cat = {"text": {"ndcg@10": 0.9}, "latest": {"ndcg@10": 0.4}}
+    reports = [{"backend": "a", "scenarios": {"s": {"quality": {"ndcg@10": 0.65}, "quality_by_category": by_cat,
+                                                    "baselines": base}}}]
+    rows = table(reports).splitlines()[2:]
+    assert rows[1] == "| s [text] | 0.900 | 0.631 | 1.000 | 0.000 |"
+    assert rows[2] == "| s [latest] | 0.400 | 1.000 | 0.000 | 0.000 |"
+
+
+def test_one_category_gives_no_breakdown(tmp_path):
+    base = scenario_baselines(scenario(tmp_path, write("a", "parser crash"), search("q", "parser", ["a"])))
+    assert "by_category" not in base

@@ -95,3 +95,34 @@ def test_reverse_alias_map_stays_exact_through_binds_rebinds_and_shared_ids(tmp_
                 assert ctx.to_scenario_id(f"id{i}") == truth.get(f"id{i}", f"id{i}"), (n, i)
     ctx.aliases["direct"] = "id-direct"   # a write outside bind is still seen
     assert ctx.to_scenario_id("id-direct") == "direct"
+
+
+NODES = {"tool": "graph_put_nodes", "args": {"nodes": [["file:a", "t", {}], ["file:b", "t", {}], ["file:c", "t", {}]]}}
+EDGES = {"tool": "graph_put_edges", "args": {"edges": [["file:a", "references", "file:b"],
+                                                       ["file:a", "references", "file:c"],
+                                                       ["file:b", "references", "file:c"]]}}
+UNEDGES = {"tool": "graph_delete_edges", "args": {"edges": [["file:a", "references", "file:c"]]}}
+
+
+class DropsOneBatchEdge(ReferenceBackend):
+    name = "test-drops-one-batch-edge"
+    options = ()
+
+    def graph_put_edges(self, edges):
+        super().graph_put_edges([e for e in edges if tuple(e) != ("file:b", "references", "file:c")])
+
+
+def test_batch_graph_writes_are_counted_per_record_and_deletes_exempt(tmp_path):
+    s = census(tmp_path, NODES, EDGES, UNEDGES)
+    assert s["census"] == {"acknowledged": 5, "verified": 5, "lost": 0, "unverifiable": 0}
+
+
+def test_one_edge_lost_from_a_batch_is_named_with_its_key(tmp_path):
+    register_backend(DropsOneBatchEdge.name, DropsOneBatchEdge)
+    try:
+        s = census(tmp_path, NODES, EDGES, backend=DropsOneBatchEdge.name)
+    finally:
+        unregister_backend(DropsOneBatchEdge.name)
+    assert s["census"] == {"acknowledged": 6, "verified": 5, "lost": 1, "unverifiable": 0}
+    assert s["metrics"]["census.intact"] == 0.0
+    assert [p["step"] for p in s["problems"]] == ["graph_put_edges"]

@@ -93,8 +93,8 @@ def test_every_committed_scenario_loads():
     assert "smoke" in names and {"sqlite-utils-blame", "httpx-files", "attrs-branches"} <= set(names)
     from bench.scenario import large
     for suite in suites().values():   # committed, or generated on first use (the large tier)
-        assert {n for n in suite if large.parse(n) is None} <= set(names)
-    assert suites()["large"] and all(large.parse(n) for n in suites()["large"])
+        assert {n for n in suite if not large.generated(n)} <= set(names)
+    assert suites()["large"] and all(large.generated(n) for n in suites()["large"])
     for sc in resolve(names):
         assert sc.steps, sc.name
 

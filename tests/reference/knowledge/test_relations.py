@@ -1,7 +1,7 @@
 """Relationship rules through a real store: updates, extends, relates_to, derives, and what must not link."""
 from reference.embed import HashingEmbedder
 from reference.knowledge import KnowledgeLayer
-from reference.knowledge.relations import RELATE_THRESHOLD, UPDATE_THRESHOLD
+from reference.knowledge.relations import MARKER_MIN_SIMILARITY, RELATE_THRESHOLD, UPDATE_THRESHOLD
 
 DAY = 86_400.0
 
@@ -69,7 +69,9 @@ def test_marker_rule_catches_a_reworded_update_and_extension(store, clock, layer
     c = write(store, clock, upd)
     rel = {r.target_id: r for r in layer.relationships(c) if r.source_id == c}[a]
     assert rel.type == "updates" and rel.metadata["reason"] in ("marker:now uses", "marker:instead of")
-    d = write(store, clock, "More on authClient.refresh: it also writes an audit event.")
+    ext = "More on authClient.refresh and the session token lifetime: it also writes an audit event."
+    assert MARKER_MIN_SIMILARITY <= cos(store.get_memory(a).text, ext) <= UPDATE_THRESHOLD  # the marker decides
+    d = write(store, clock, ext)
     assert (a, "extends") in links(layer, d) or (c, "extends") in links(layer, d)
     assert all(t != b for t, _ in links(layer, c) | links(layer, d))
 

@@ -1,1 +1,0 @@
-"""The `reference-mcp` backend: the reference store through a real MCP stdio session."""
