@@ -73,7 +73,7 @@ _CONTROLLER: list[Any] = []
 def _one_blas_thread() -> Any:
     """Single-threaded BLAS for the product: on a busy machine OpenBLAS's threads cost more
     than they gain (measured here: 64 queries x 10k rows, 69 ms wall threaded against 23 ms
-    on one thread). Uses threadpoolctl when installed (it comes with scikit-learn)."""
+    on one thread). Uses threadpoolctl (a declared dependency)."""
     if not _CONTROLLER:
         try:
             from threadpoolctl import ThreadpoolController
