@@ -14,6 +14,7 @@ event. Components are public attributes (`tracker`, `blob`, `vectors`,
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -130,10 +131,13 @@ class MemoryStore:
         `LogicalClock` before each record is stored (a timed history in one batch).
         """
         self._check_open()
-        with self.telemetry.measure("write", "memory", batch=len(records)):
-            with self.tracker.tx():
-                entries = self.memories.write_many(list(records), times)
-                self._notify(entries)
+        t0 = time.perf_counter()
+        with self.tracker.tx():
+            entries = self.memories.write_many(list(records), times)
+            self._notify(entries)
+        # one event per memory, as the writes one by one would give (latency shared equally)
+        self.telemetry.emit_each("write", "memory", [(e.id, e.created_at) for e in entries],
+                                 (time.perf_counter() - t0) * 1000.0)
         return entries
 
     def _notify(self, entries: list[MemoryEntry]) -> None:

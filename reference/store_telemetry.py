@@ -63,3 +63,16 @@ class StoreTelemetry:
         self.sink.emit(TelemetryEvent(op=op, memory_id=draft.memory_id, entity_type=draft.entity_type,
                                       scope=ctx.scope, run_id=ctx.run_id, task_id=ctx.task_id, timestamp=ts,
                                       latency_ms=latency, extra=draft.extra))
+
+    def emit_each(self, op: str, entity_type: str | None, items: list[tuple[str, float]],
+                  latency_ms: float) -> None:
+        """One event per (memory id, timestamp) of a batch; each carries an equal share of its latency.
+
+        A batch reads in the telemetry exactly as the same operations one by one would,
+        apart from latency, which cannot be told apart inside one transaction.
+        """
+        ctx, share = self._ctx, latency_ms / max(len(items), 1)
+        for memory_id, ts in items:
+            self.sink.emit(TelemetryEvent(op=op, memory_id=memory_id, entity_type=entity_type, scope=ctx.scope,
+                                          run_id=ctx.run_id, task_id=ctx.task_id, timestamp=ts,
+                                          latency_ms=share, extra={}))

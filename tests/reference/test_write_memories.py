@@ -44,3 +44,24 @@ def test_one_bad_record_stores_nothing(tmp_path):
         store.write_memories([RECORDS[0], dict(text="x", colour="red")])
     assert store.list_memories() == [] and len(store.vectors) == 0
     store.close()
+
+
+def test_batch_telemetry_reads_like_single_writes(tmp_path):
+    from reference.telemetry import ListSink
+
+    sinks = {}
+    for name in ("one", "many"):
+        sinks[name] = ListSink()
+        store = MemoryStore.open(tmp_path / name, clock=LogicalClock(1_700_000_000.0), telemetry=sinks[name])
+        store.set_context(scope="repo:x", run_id="r", task_id="t")
+        if name == "one":
+            for r in RECORDS[:5]:
+                store.write_memory(**r)
+        else:
+            store.write_memories(RECORDS[:5], times=None)
+        store.close()
+
+    def writes(sink):
+        return [(e.op, e.memory_id, e.timestamp, e.scope, e.run_id, e.task_id, e.extra)
+                for e in sink.events if e.op == "write"]
+    assert writes(sinks["many"]) == writes(sinks["one"]) and len(writes(sinks["one"])) == 5
