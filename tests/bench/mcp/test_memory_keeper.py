@@ -66,3 +66,41 @@ def test_not_installed_is_an_error_naming_the_install_command(tmp_path, monkeypa
     monkeypatch.setenv("CODEMEM_BENCH_PEERS", str(tmp_path))
     with pytest.raises(PeerNotInstalled, match="codemem-bench peers install memory-keeper"):
         create_backend("mcp:memory-keeper")
+
+
+@pytest.fixture
+def installed(adapter):
+    from bench.backends.mcp.peers import is_installed
+    if not is_installed(adapter):
+        pytest.skip("mcp-memory-keeper is not installed: codemem-bench peers install memory-keeper")
+
+
+def test_delete_after_reopen_against_the_real_server(installed, tmp_path):
+    """The contract suite checks delete only with memory.list: this drives it on the installed server."""
+    from reference.clock import LogicalClock
+    from reference.telemetry import ListSink
+    store, clock = tmp_path / "store", LogicalClock(1_700_000_000)
+    backend = create_backend("mcp:memory-keeper")
+    backend.open(store, clock, ListSink())
+    try:
+        first = backend.write_memory("cache pip wheels between CI runs")
+        second = backend.write_memory("pin numpy below 2 for the old wheels")
+    finally:
+        backend.close()
+    assert (store / "context.db").is_file()
+    backend = create_backend("mcp:memory-keeper")
+    backend.open(store, clock, ListSink())        # a new server process on the same file
+    try:
+        assert [h.id for h in backend.keyword_search("WHEELS", top_k=5)] == [first, second]   # oldest first (sort = created_asc)
+        assert backend.delete_memory(first) is True
+        assert backend.delete_memory(first) is False
+        assert backend.get_memory(first) is None
+        assert backend.get_memory(second)["text"] == "pin numpy below 2 for the old wheels"
+        assert backend.keyword_search("no such words", top_k=5) == []
+    finally:
+        backend.close()
+
+
+def test_search_asks_for_insertion_order(adapter):
+    # the server's default order mixes wall-clock seconds with insertion order: ranks would vary by run
+    assert adapter.ops["keyword_search"].args["sort"] == "created_asc"
