@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.benchmarks.synthetic_memories import record
 from reference.clock import LogicalClock
 from reference.knowledge import KnowledgeLayer
 from reference.store import MemoryStore
@@ -35,22 +36,6 @@ BATCH = 1_000
 BATCH_ROUNDS = 3
 SINGLE_WRITES = 30
 REPORT = Path("/tmp/codemem-bench-ingest") / f"report-{max(SIZES)}.md"
-
-WORDS = ("auth token refresh race billing invoice decimal cache redis queue worker retry timeout deploy docker "
-         "schema migration index query latency frontend button modal css api endpoint session cookie webhook "
-         "stripe rounding tax locale font grid layout hydration ssr bundle lint flaky test fixture mock").split()
-VOCAB = [f"term{i}" for i in range(3000)]
-VOCAB_WEIGHTS = [1.0 / (r + 1) for r in range(len(VOCAB))]
-TASKS = ["task:debug", "task:refactor", "task:optimize", "task:implement_feature", None]
-CONTEXTS = ["context:auth", "context:billing", "context:api", "context:frontend", "context:data"]
-
-
-def record(rng: random.Random, i: int) -> dict:
-    words = rng.choices(WORDS, k=6) + rng.choices(VOCAB, weights=VOCAB_WEIGHTS, k=14)
-    return dict(text=" ".join(words) + f" item{i}", task=rng.choice(TASKS),
-                context=rng.sample(CONTEXTS, rng.randint(0, 2)), tags=rng.sample(["p1", "p2", "p3", "p4"], 1),
-                metadata={"branch": rng.choice(["main", "dev", "feature-x"])})
-
 
 class Grower:
     """The one store of the module, grown to each size in turn."""

@@ -32,6 +32,8 @@ import numpy as np
 import pytest
 from threadpoolctl import threadpool_limits
 
+from bench.benchmarks.synthetic_memories import CONTEXTS, TASKS, VOCAB, VOCAB_WEIGHTS, WORDS
+from bench.benchmarks.synthetic_memories import record as _record
 from reference.clock import LogicalClock
 from reference.knowledge import KnowledgeLayer
 from reference.rankers import Query
@@ -52,22 +54,6 @@ RANKERS = tuple(r for r in os.environ.get("CODEMEM_BENCH_RANKERS", "galaxybrain,
 # today); then leave oracle-hybrid out of CODEMEM_BENCH_RANKERS, as it would backfill the layer
 KNOWLEDGE = os.environ.get("CODEMEM_BENCH_KNOWLEDGE", "1") != "0"
 REPORT = Path("/tmp/codemem-bench-scale") / f"report-{N}.md"
-
-WORDS = ("auth token refresh race billing invoice decimal cache redis queue worker retry timeout deploy docker "
-         "schema migration index query latency frontend button modal css api endpoint session cookie webhook "
-         "stripe rounding tax locale font grid layout hydration ssr bundle lint flaky test fixture mock").split()
-VOCAB = [f"term{i}" for i in range(3000)]
-VOCAB_WEIGHTS = [1.0 / (r + 1) for r in range(len(VOCAB))]
-TASKS = ["task:debug", "task:refactor", "task:optimize", "task:implement_feature", None]
-CONTEXTS = ["context:auth", "context:billing", "context:api", "context:frontend", "context:data"]
-
-
-def _record(rng: random.Random, i: int) -> dict:
-    words = rng.choices(WORDS, k=6) + rng.choices(VOCAB, weights=VOCAB_WEIGHTS, k=14)
-    return dict(text=" ".join(words) + f" item{i}", task=rng.choice(TASKS),
-                context=rng.sample(CONTEXTS, rng.randint(0, 2)), tags=rng.sample(["p1", "p2", "p3", "p4"], 1),
-                metadata={"branch": rng.choice(["main", "dev", "feature-x"])})
-
 
 def _queries(rng: random.Random) -> list[Query]:
     texts = [" ".join(rng.choices(WORDS, k=3) + rng.choices(VOCAB, weights=VOCAB_WEIGHTS, k=2)) for _ in range(30)]
