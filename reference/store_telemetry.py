@@ -59,10 +59,7 @@ class StoreTelemetry:
         t0 = time.perf_counter()
         yield draft
         latency = (time.perf_counter() - t0) * 1000.0
-        ctx = self._ctx
-        self.sink.emit(TelemetryEvent(op=op, memory_id=draft.memory_id, entity_type=draft.entity_type,
-                                      scope=ctx.scope, run_id=ctx.run_id, task_id=ctx.task_id, timestamp=ts,
-                                      latency_ms=latency, extra=draft.extra))
+        self._emit(op, draft.memory_id, draft.entity_type, ts, latency, draft.extra)
 
     def emit_each(self, op: str, entity_type: str | None, items: list[tuple[str, float]],
                   latency_ms: float) -> None:
@@ -71,8 +68,13 @@ class StoreTelemetry:
         A batch reads in the telemetry exactly as the same operations one by one would,
         apart from latency, which cannot be told apart inside one transaction.
         """
-        ctx, share = self._ctx, latency_ms / max(len(items), 1)
+        share = latency_ms / max(len(items), 1)
         for memory_id, ts in items:
-            self.sink.emit(TelemetryEvent(op=op, memory_id=memory_id, entity_type=entity_type, scope=ctx.scope,
-                                          run_id=ctx.run_id, task_id=ctx.task_id, timestamp=ts,
-                                          latency_ms=share, extra={}))
+            self._emit(op, memory_id, entity_type, ts, share, {})
+
+    def _emit(self, op: str, memory_id: str | None, entity_type: str | None, ts: float, latency_ms: float,
+              extra: dict[str, Any]) -> None:
+        ctx = self._ctx
+        self.sink.emit(TelemetryEvent(op=op, memory_id=memory_id, entity_type=entity_type, scope=ctx.scope,
+                                      run_id=ctx.run_id, task_id=ctx.task_id, timestamp=ts,
+                                      latency_ms=latency_ms, extra=extra))
