@@ -24,7 +24,7 @@ BUILTIN: dict[str, str] = {
     "sqlite-vec": "bench.backends.sqlite_vec.backend:SqliteVecBackend",
     "chroma": "bench.backends.chroma.backend:ChromaBackend",
     "jsonl-graph": "bench.backends.jsonl_graph.backend:JsonlGraphBackend",
-    "reference-mcp": "bench.backends.mcp.backend:ReferenceMcpBackend",
+    "reference-mcp": "bench.backends.mcp.reference_server:ReferenceMcpBackend",
     "mcp": "bench.backends.mcp.backend:McpBackend",
 }
 

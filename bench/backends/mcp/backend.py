@@ -5,7 +5,7 @@ what the agent pays for it: start-up time to the first answered call and the siz
 answer. Each mapped operation (`operations.py`: memory, code, graph, policy, snapshot, patterns, knowledge,
 Memory Lane, project) is one `tools/call`; the answer is read with the adapter's JMESPath expressions into
 the typed value the interface method returns. Search hits keep the server's order (that order is graded).
-`reference-mcp` is `mcp:reference` under its own name: this project's server, every capability mapped.
+`reference-mcp` (reference_server.py) is `mcp:reference` under its own name.
 """
 from __future__ import annotations
 
@@ -22,12 +22,13 @@ from mcp.client.stdio import StdioServerParameters
 from reference.clock import Clock
 from reference.telemetry import TelemetrySink
 
-from bench.backends.interface import Backend, Hit
+from bench.backends.interface import Backend
+from bench.backends.mcp.answer_reader import NOT_FOUND, AnswerReader
 from bench.backends.mcp.adapter import Adapter, adapter_names, load_adapter
 from bench.backends.mcp.client_thread import McpClientThread
 from bench.backends.mcp.operations import OPERATIONS
 from bench.backends.mcp.peers import peer_dir, require_installed
-from bench.backends.mcp.results import McpToolError, pick, unwrap
+from bench.backends.mcp.results import McpToolError, unwrap
 from bench.backends.mcp.telemetry_relay import TelemetryRelay
 from bench.backends.mcp.template import fill
 from bench.backends.ops.graph import GraphOps, PolicyOps, SnapshotOps
@@ -36,8 +37,6 @@ from bench.backends.ops.lane import LaneOps
 from bench.backends.ops.patterns import PatternOps
 from bench.backends.ops.project import ProjectOps
 
-_NOT_FOUND = object()   # the server's error said the id does not exist (the adapter's `not_found`)
-_RECORD_DEFAULTS = {"task": None, "insights": [], "context": [], "tags": [], "metadata": {}, "created_at": None}
 
 
 def _dir_bytes(root: Path) -> int:
@@ -51,7 +50,7 @@ def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-class McpBackend(GraphOps, PolicyOps, SnapshotOps, PatternOps, KnowledgeOps, LaneOps, ProjectOps, Backend):
+class McpBackend(AnswerReader, GraphOps, PolicyOps, SnapshotOps, PatternOps, KnowledgeOps, LaneOps, ProjectOps, Backend):
     """Any MCP server described by an adapter file; capabilities are the adapter's."""
 
     name = "mcp"
@@ -137,7 +136,7 @@ class McpBackend(GraphOps, PolicyOps, SnapshotOps, PatternOps, KnowledgeOps, Lan
         return self._read(op, spec, answer, values)
 
     def _call(self, op: str, spec: Any, values: dict[str, Any]) -> Any:
-        """Call the tool mapped to `op` with the filled arguments; the answer as JSON (or _NOT_FOUND)."""
+        """Call the tool mapped to `op` with the filled arguments; the answer as JSON (or NOT_FOUND)."""
         self._sync_clock()
         self._values = values   # what `arg(name)` reads in this operation's expressions
         try:
@@ -149,44 +148,8 @@ class McpBackend(GraphOps, PolicyOps, SnapshotOps, PatternOps, KnowledgeOps, Lan
             return unwrap(result, spec.tool)
         except McpToolError as exc:
             if spec.not_found and spec.not_found in str(exc):
-                return _NOT_FOUND
+                return NOT_FOUND
             raise
-
-    def _read(self, op: str, spec: Any, answer: Any, values: dict[str, Any]) -> Any:
-        """The answer as the typed value the interface method returns (by the operation's kind)."""
-        kind = OPERATIONS[op].kind
-        if kind == "none":
-            return None
-        if kind == "storage":
-            return self.storage_bytes()
-        if answer is _NOT_FOUND:
-            return False if kind == "deleted" else None
-        if kind == "id":
-            new_id = self._pick(op, "id", answer)
-            if new_id in (None, ""):
-                raise ValueError(f"{self._where(op, 'id')}: no id in the answer of {spec.tool}")
-            return str(new_id)
-        if kind == "hits":
-            return self._hits(op, spec, answer, values.get("top_k", 10))
-        if kind == "record":
-            if spec.missing and self._pick(op, "missing", answer):
-                return None
-            raw = self._pick(op, "record", answer)
-            return None if not raw else self._record(raw)
-        if kind == "records":
-            return [self._record(r) for r in self._pick(op, "records", answer) or []]
-        if kind == "deleted":
-            return True if not spec.deleted else bool(self._pick(op, "deleted", answer))
-        value = self._pick(op, "result", answer) if spec.result else answer
-        wrong = OPERATIONS[op].check_type(value)
-        if wrong:
-            raise ValueError(f"{self._where(op, 'result')}: expected {wrong} from {spec.tool}")
-        return value
-
-    def _pick(self, op: str, field: str, answer: Any) -> Any:
-        """The adapter's expression `[ops.<op>].<field>` evaluated over the answer of the call just made."""
-        expression = getattr(self.adapter.ops[op], field)
-        return pick(expression, answer, where=self._where(op, field), values=self._values)
 
     def _sync_clock(self) -> None:
         clock = self.adapter.clock
@@ -196,20 +159,6 @@ class McpBackend(GraphOps, PolicyOps, SnapshotOps, PatternOps, KnowledgeOps, Lan
                 self.relay.forward()
             unwrap(result, clock.tool)
             self._server_time = self.clock.now()
-
-    def _where(self, op: str, field: str) -> str:
-        return f"{self.adapter.source}: [ops.{op}].{field}"
-
-    def _hits(self, op: str, spec: Any, answer: Any, top_k: int) -> list[Hit]:
-        ids = self._pick(op, "hits", answer) or []
-        scores = self._pick(op, "scores", answer) if spec.scores else None
-        ids = [str(i) for i in ids][:top_k]
-        if not scores or len(scores) < len(ids):
-            scores = [float(len(ids) - r) for r in range(len(ids))]   # order only: the rank, descending
-        return [Hit(i, float(s)) for i, s in zip(ids, scores)]
-
-    def _record(self, raw: Any) -> dict[str, Any]:
-        return {**_RECORD_DEFAULTS, **raw, "id": str(raw["id"])}
 
 
 def _method(op: str):
@@ -230,17 +179,3 @@ def _method(op: str):
 for _op in OPERATIONS:
     setattr(McpBackend, _op, _method(_op))
 
-
-class ReferenceMcpBackend(McpBackend):
-    """`reference-mcp`: this project's server (`codemem-bench serve --tools all`), i.e. `mcp:reference`."""
-
-    name = "reference-mcp"
-    options = ()
-    same_as = "mcp:reference"   # the contract suite runs one of the two
-    variants = None             # one backend, not one per adapter (listings)
-
-    def __init__(self, option: str | None = None) -> None:
-        if option:
-            raise ValueError(f"backend 'reference-mcp' has no option {option[:40]!r} (options: none)")
-        super().__init__("reference")
-        self.option = None

@@ -1,0 +1,19 @@
+"""`reference-mcp`: this project's own MCP server as a backend, i.e. `mcp:reference` under its own name."""
+from __future__ import annotations
+
+from bench.backends.mcp.backend import McpBackend
+
+
+class ReferenceMcpBackend(McpBackend):
+    """`reference-mcp`: this project's server (`codemem-bench serve --tools all`), i.e. `mcp:reference`."""
+
+    name = "reference-mcp"
+    options = ()
+    same_as = "mcp:reference"   # the contract suite runs one of the two
+    variants = None             # one backend, not one per adapter (listings)
+
+    def __init__(self, option: str | None = None) -> None:
+        if option:
+            raise ValueError(f"backend 'reference-mcp' has no option {option[:40]!r} (options: none)")
+        super().__init__("reference")
+        self.option = None
