@@ -28,6 +28,7 @@ from reference.memory_record import MemoryEntry, SearchHit, memory_blob_record
 from reference.ontology import check_context, check_insights, check_task
 from reference.tracker import MemoryFilter, Tracker, check_where_metadata, fts_match
 from reference.tracker.filter_index import FilterIndex, labels_of
+from reference.tracker.id_index import IdIndex
 from reference.tracker.fts_topk import ranked_matches
 from reference.tracker.keyword_index import KeywordIndex
 from reference.tracker.memories_table import ORDER_NEWEST
@@ -253,6 +254,13 @@ class Memories:
         self.filter_index.followers.append(index)
         return index
 
+    @functools.cached_property
+    def id_index(self) -> IdIndex:
+        """key hash -> memory id from memory instead of SQL; follows the filter index's write notes."""
+        index = IdIndex(self.tracker.memories)
+        self.filter_index.followers.append(index)
+        return index
+
     def candidates(self, flt: MemoryFilter) -> np.ndarray:
         """Key hashes (sorted uint64) of the memories passing `flt`, from the label index."""
         return self.filter_index.candidates(self.tracker.conn(), flt)
@@ -285,7 +293,7 @@ class Memories:
             qvec = self.embed_query(query)
             pairs = self.vectors.topk(qvec, k, allowed, tags=None if allowed is not None else [KIND_TAGS["memory"]],
                                       with_ties=True)
-        ids = self.tracker.memories.ids_of(conn, [h for h, _ in pairs])
+        ids = self.id_index.ids_of(conn, [h for h, _ in pairs])
         return sorted(((ids[h], s) for h, s in pairs if h in ids), key=lambda x: (-x[1], x[0]))[:k]
 
     def vector_scores(self, query: str, memory_ids: list[str]) -> dict[str, float]:
