@@ -191,9 +191,7 @@ class LaneSearch:
             return keys, c, idx, final, factor
         # here every pair passed the floor, and at most ex.size were excluded: idx holds at least `few`
         kth = np.partition(final[idx], idx.size - top_k)[idx.size - top_k]
-        labelled = self.store.memories.filter_index.labelled
-        types = [t for t in MemoryType if t is lane_meta.DEFAULT_TYPE
-                 or labelled(conn, ("str", "memory_type", t.value)).size]  # the types some memory has
+        types = [lane_meta.DEFAULT_TYPE] + [t for t, rows in self._typed(conn).items() if rows.size]  # types stored
         bound = (max(float(c[-1]), 0.0) * max(type_weight(t) for t in types)
                  * max(intent_boost(t, intents) for t in types) * max([1.0] + [st.factor for st in states]))
         return (keys, c, idx, final, factor) if bound < kth else None
@@ -204,10 +202,8 @@ class LaneSearch:
         store = self.store
         tw = np.full(keys.size, type_weight(lane_meta.DEFAULT_TYPE))
         ib = np.full(keys.size, intent_boost(lane_meta.DEFAULT_TYPE, intents))
-        for t in MemoryType:
-            if t is lane_meta.DEFAULT_TYPE:
-                continue
-            typed = _members(keys, store.memories.filter_index.labelled(conn, ("str", "memory_type", t.value)))
+        for t, labelled in self._typed(conn).items():
+            typed = _members(keys, labelled)
             tw[typed], ib[typed] = type_weight(t), intent_boost(t, intents)
         factor = np.ones(keys.size)
         if states:
@@ -218,6 +214,12 @@ class LaneSearch:
             ok[ok] = keys[order[pos[ok]]] == fb[ok]
             factor[order[pos[ok]]] = [st.factor for st, y in zip(states, ok) if y]
         return np.maximum(c, 0.0) * tw * ib * factor, factor
+
+    def _typed(self, conn: Any) -> dict[MemoryType, np.ndarray]:
+        """Key hashes (sorted) of the memories of each type other than the default, from the label index."""
+        types = [t for t in MemoryType if t is not lane_meta.DEFAULT_TYPE]
+        rows = self.store.memories.filter_index.labelled_many(conn, [("str", "memory_type", t.value) for t in types])
+        return dict(zip(types, rows))
 
     @staticmethod
     def _hit(entry: MemoryEntry, final: float, cosine: float, intents: frozenset[MemoryType], factor: float) -> LaneHit:
