@@ -60,8 +60,8 @@ class IdIndex:
                 pending = list(self._pending)
                 self._pending = {}
                 self._ids.update(self.table.ids_of(conn, pending))
-            ids = self._ids
-            return {h: ids[h] for h in key_hashes if h in ids}
+            get = self._ids.get
+            return {h: mid for h in key_hashes if (mid := get(h)) is not None}
 
     def _fresh(self, conn: sqlite3.Connection) -> None:
         version = conn.execute("PRAGMA data_version").fetchone()[0]
