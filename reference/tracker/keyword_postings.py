@@ -30,7 +30,9 @@ from reference.tracker.fts_records import sizes_of
 from reference.tracker.fts_tokens import FtsTokens
 
 _VOCAB = "codemem_memories_vi"
-_AMONG_CACHE = 64  # filters repeat (one per task x context pair): their internal ids are kept until a write
+# filters repeat (one per task x context pair): their internal ids are kept until a write, for at most
+# this many filters and this many allowed keys in all (16 bytes each: the keys and their ids)
+_AMONG_CACHE, _AMONG_KEYS = 64, 1 << 21
 
 
 class KeywordPostings:
@@ -109,7 +111,9 @@ class KeywordPostings:
         if hit is not None and np.array_equal(hit[0], allowed):
             return hit[1]
         among = self._ids_of_hashes(allowed)
-        if len(self._among) >= _AMONG_CACHE or any(k[0] != self._version for k in self._among):
+        held = sum(k[1] for k in self._among)
+        if len(self._among) >= _AMONG_CACHE or held + allowed.size > _AMONG_KEYS \
+                or any(k[0] != self._version for k in self._among):
             self._among.clear()
         self._among[key] = (allowed.copy(), among)
         return among

@@ -206,3 +206,23 @@ def test_maxscore_pruning_returns_fts5s_top_k(tmp_path, monkeypatch):
         _same(store, q, None)
     assert any(out is not None for out in taken)
     store.close()
+
+
+def test_filter_ids_are_kept_until_rows_change(tmp_path):
+    """A repeated filter reuses its internal ids; a write or a delete in between makes them fresh."""
+    store = MemoryStore.open(tmp_path, clock=LogicalClock(1_700_000_000.0))
+    store.write_memories([{"text": f"auth n{i}", "tags": ["p1" if i % 3 else "p2"]} for i in range(50)])
+    idx, conn = store.memories.keyword_index, store.tracker.conn()
+    idx.min_rows = 0
+    allowed = store.memories.candidates(store.memories.filter(tags=["p1"]))
+    idx.ranked(conn, fts_match("auth"), 3, allowed)
+    first = idx._ids_among(allowed)
+    assert idx._ids_among(allowed.copy()) is first  # equal keys: the kept ids
+    assert idx._ids_among(allowed[1:]) is not first  # other keys: computed afresh
+    store.write_memory("auth fresh", tags=["p1"])
+    allowed = store.memories.candidates(store.memories.filter(tags=["p1"]))
+    _same(store, "auth fresh", "p1")
+    assert np.array_equal(idx._ids_among(allowed), idx._ids_of_hashes(allowed))
+    store.delete_memory(store.memories.list(store.memories.filter(tags=["p1"]), limit=1)[0].id)
+    _same(store, "auth fresh", "p1")
+    store.close()
