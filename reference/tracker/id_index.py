@@ -6,11 +6,13 @@ memories. This map answers from a dict instead: the same answer as
 `MemoriesTable.ids_of` (tests compare them through writes and deletes).
 
 Freshness, as in `FilterIndex` (it follows that index's notes): the first
-lookup reads every (key_hash, id) once (~0.1 s at 100k); a committed write
+lookup reads every (key_hash, id) once (~0.2 s at 100k); a committed write
 notes its key hash as pending and the next lookup reads the pending rows; a
 delete drops the key. A commit by another connection (`PRAGMA data_version`)
-or a rollback (`reset`) drops everything. Inside an open transaction the
-caller's uncommitted rows are not noted yet, so `ids_of` asks SQL there.
+or a rollback (`reset`) drops everything; the query that sees such a commit
+asks SQL, and the next one rebuilds (so a store another process writes
+between every query never rebuilds per query). Inside an open transaction
+the caller's uncommitted rows are not noted yet, so `ids_of` asks SQL there.
 """
 from __future__ import annotations
 
@@ -55,7 +57,8 @@ class IdIndex:
         if conn.in_transaction:
             return self.table.ids_of(conn, list(key_hashes))
         with self._lock:
-            self._fresh(conn)
+            if not self._fresh(conn):
+                return self.table.ids_of(conn, list(key_hashes))
             if self._pending:
                 pending = list(self._pending)
                 self._pending = {}
@@ -63,12 +66,17 @@ class IdIndex:
             get = self._ids.get
             return {h: mid for h in key_hashes if (mid := get(h)) is not None}
 
-    def _fresh(self, conn: sqlite3.Connection) -> None:
+    def _fresh(self, conn: sqlite3.Connection) -> bool:
+        """Build the map if needed; False (ask SQL) right after another connection's commit, so that a
+        store written by another process between every query never pays a rebuild per query."""
         version = conn.execute("PRAGMA data_version").fetchone()[0]
         seen = self._versions.get(id(conn))
-        if not self._built or (seen is not None and seen != version):
+        self._versions[id(conn)] = version
+        if seen is not None and seen != version:
             self.reset()
+            self._versions[id(conn)] = version
+            return False
+        if not self._built:
             self._ids = {from_db(kh): mid for kh, mid in conn.execute("SELECT key_hash, id FROM memories")}
             self._built = True
-        self._versions[id(conn)] = version
-
+        return True

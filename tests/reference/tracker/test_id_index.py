@@ -71,6 +71,9 @@ def test_other_connections_commit_rollback_and_open_transaction(tmp_path):
     b.delete_memory(first[0].id)
     got = _same(a, hashes + [new.key_hash])
     assert new.key_hash in got and first[0].key_hash not in got
+    assert not a.memories.id_index._built  # the query that saw the commit asked SQL
+    assert _same(a, hashes + [new.key_hash]) == got
+    assert a.memories.id_index._built  # the next one rebuilt the map
     a.memories.id_index.reset()  # what the writer does on a rollback
     assert len(_same(a, hashes + [new.key_hash])) == 5
     with pytest.raises(Undo), a.tracker.tx() as conn:  # uncommitted changes are not noted yet: SQL answers
