@@ -31,6 +31,9 @@ MIN_ROWS = 2_000
 # a filter smaller than 1/LOOKUP_SHARE of the postings looks its rows up in them; a larger one takes the
 # dense path (at 100k: 4k rows looked up in 60k postings 0.8 ms, the dense path 0.3 ms)
 LOOKUP_SHARE = 64
+# filters repeat (one per task x context pair): their internal ids are kept until a write, for at most
+# this many filters and this many allowed keys in all (16 bytes each: the keys and their ids)
+_AMONG_CACHE, _AMONG_KEYS = 64, 1 << 21
 
 
 class KeywordIndex(KeywordPostings):
@@ -39,6 +42,11 @@ class KeywordIndex(KeywordPostings):
     def __init__(self, table: str = "memories_fts", min_rows: int = MIN_ROWS) -> None:
         super().__init__(table)
         self.min_rows = min_rows
+
+    def reset(self) -> None:
+        with self._lock:
+            super().reset()
+            self._among: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # see _ids_among
 
     def ranked(self, conn: sqlite3.Connection, match: str, k: int,
                allowed: np.ndarray | None = None) -> list[tuple[int, float]] | None:
@@ -79,6 +87,21 @@ class KeywordIndex(KeywordPostings):
 
     def _named(self, found: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         return self._kh[found[0]], found[1]
+
+    def _ids_among(self, allowed: np.ndarray) -> np.ndarray:
+        """`_ids_of_hashes(allowed)`, kept until rows are added or retired (checked equal, not just hashed)."""
+        allowed = np.ascontiguousarray(allowed, dtype=np.uint64)
+        key = (self._version, allowed.size, hash(allowed.data.tobytes()))
+        hit = self._among.get(key)
+        if hit is not None and np.array_equal(hit[0], allowed):
+            return hit[1]
+        among = self._ids_of_hashes(allowed)
+        held = sum(k[1] for k in self._among)
+        if len(self._among) >= _AMONG_CACHE or held + allowed.size > _AMONG_KEYS \
+                or any(k[0] != self._version for k in self._among):
+            self._among.clear()
+        self._among[key] = (allowed.copy(), among)
+        return among
 
     def _top_of_all(self, terms: list[tuple], among: np.ndarray | None, k: int) -> list[tuple[int, float]]:
         """`top` of every row matching a phrase (among `among`), without ranking them all: rows scoring

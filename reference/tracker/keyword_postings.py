@@ -1,8 +1,8 @@
 """The postings and row bookkeeping behind `KeywordIndex`: what FTS5 indexed, mirrored in numpy.
 
 What it holds, per store:
-- per row (an internal id; the FTS rowid is the memory's key hash): its
-  length in tokens (from `memories_fts_docsize`) and whether it is live;
+- per row (an internal id, keyword_rows.py; the FTS rowid is the memory's key
+  hash): its length in tokens (from `memories_fts_docsize`) and whether it is live;
 - per term, loaded on first use from `fts5vocab(instance)` (`WHERE term = ?`,
   so only the query's words are read): every instance as `id << 32 | position`
   (position = column << 28 | token offset), sorted; phrases of several tokens
@@ -28,11 +28,9 @@ from reference.tracker.bm25 import tf_part
 from reference.tracker.codec import to_db
 from reference.tracker.fts_records import sizes_of
 from reference.tracker.fts_tokens import FtsTokens
+from reference.tracker.keyword_rows import RowIds
 
 _VOCAB = "codemem_memories_vi"
-# filters repeat (one per task x context pair): their internal ids are kept until a write, for at most
-# this many filters and this many allowed keys in all (16 bytes each: the keys and their ids)
-_AMONG_CACHE, _AMONG_KEYS = 64, 1 << 21
 
 
 class KeywordPostings:
@@ -57,13 +55,10 @@ class KeywordPostings:
             self._size = np.zeros(0, dtype=np.float64)
             self._live = np.zeros(0, dtype=bool)
             self._seen = np.zeros(0, dtype=bool)  # per-id mask for unions, all False between queries
-            self._base = np.zeros(0, dtype=np.int64)  # rowids at build, ascending
-            self._base_id = np.zeros(0, dtype=np.int64)  # their current internal id
-            self._extra: dict[int, int] = {}  # rowid -> id, for rows first seen after the build
+            self._rows = RowIds()  # FTS rowid -> internal id
             self._dead = 0  # retired ids
             self._version = 0  # bumped whenever rows are added or retired (drops cached postings)
             self._cache: dict[tuple[str, ...], tuple] = {}
-            self._among: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # see _ids_among
 
     def note_write(self, key_hash: int, labels: object = None) -> None:
         """A memory was inserted or changed and committed."""
@@ -103,32 +98,9 @@ class KeywordPostings:
             keys = keys[np.isin(keys + j, nxt)]
         return keys
 
-    def _ids_among(self, allowed: np.ndarray) -> np.ndarray:
-        """`_ids_of_hashes(allowed)`, kept until rows are added or retired (checked equal, not just hashed)."""
-        allowed = np.ascontiguousarray(allowed, dtype=np.uint64)
-        key = (self._version, allowed.size, hash(allowed.data.tobytes()))
-        hit = self._among.get(key)
-        if hit is not None and np.array_equal(hit[0], allowed):
-            return hit[1]
-        among = self._ids_of_hashes(allowed)
-        held = sum(k[1] for k in self._among)
-        if len(self._among) >= _AMONG_CACHE or held + allowed.size > _AMONG_KEYS \
-                or any(k[0] != self._version for k in self._among):
-            self._among.clear()
-        self._among[key] = (allowed.copy(), among)
-        return among
-
     def _ids_of_hashes(self, hashes: np.ndarray) -> np.ndarray:
         """Live internal ids (ascending) of the given key hashes; unknown ones are dropped."""
-        rowids = np.asarray(hashes, dtype=np.uint64).view(np.int64)
-        out = np.full(rowids.size, -1, dtype=np.int64)
-        if self._base.size:
-            pos = np.minimum(np.searchsorted(self._base, rowids), self._base.size - 1)
-            found = self._base[pos] == rowids
-            out[found] = self._base_id[pos[found]]
-        if self._extra:
-            for i in np.flatnonzero(out < 0).tolist():
-                out[i] = self._extra.get(int(rowids[i]), -1)
+        out = self._rows.of_any(np.asarray(hashes, dtype=np.uint64).view(np.int64))
         out = out[out >= 0]
         return np.sort(out[self._live[out]])
 
@@ -148,7 +120,7 @@ class KeywordPostings:
         self._kh[: self._n] = rowids.view(np.uint64)
         self._size[: self._n] = sizes
         self._live[: self._n] = True
-        self._base, self._base_id = rowids, np.arange(rowids.size, dtype=np.int64)
+        self._rows = RowIds(rowids)
         self._built = True
 
     def _grow(self, n: int) -> None:
@@ -161,21 +133,8 @@ class KeywordPostings:
             new[: old.size] = old
             setattr(self, name, new)
 
-    def _id_of(self, rowid: int) -> int | None:
-        pos = int(np.searchsorted(self._base, rowid))
-        if pos < self._base.size and self._base[pos] == rowid:
-            return int(self._base_id[pos])
-        return self._extra.get(rowid)
-
-    def _set_id(self, rowid: int, new: int) -> None:
-        pos = int(np.searchsorted(self._base, rowid))
-        if pos < self._base.size and self._base[pos] == rowid:
-            self._base_id[pos] = new
-        else:
-            self._extra[rowid] = new
-
     def _retire(self, rowid: int) -> None:
-        old = self._id_of(rowid)
+        old = self._rows.get(rowid)
         if old is not None and self._live[old]:
             self._live[old] = False
             self._dead += 1
@@ -194,20 +153,10 @@ class KeywordPostings:
         rows = conn.execute(f"SELECT doc, (col = 'tags') << 28 | offset FROM temp.{_VOCAB} WHERE term = ?",
                             (term,)).fetchall()
         arr = np.array(rows, dtype=np.int64).reshape(-1, 2)
-        ids = self._ids_of_rowids(arr[:, 0])
+        ids = self._rows.of_known(arr[:, 0])
         keys = np.sort((ids << 32) | arr[:, 1])
         self._terms[term] = keys
         return keys
-
-    def _ids_of_rowids(self, rowids: np.ndarray) -> np.ndarray:
-        if self._base.size == 0:
-            return np.asarray([self._extra[int(r)] for r in rowids], dtype=np.int64)
-        pos = np.minimum(np.searchsorted(self._base, rowids), self._base.size - 1)
-        found = self._base[pos] == rowids
-        ids = self._base_id[pos]
-        for i in np.flatnonzero(~found).tolist():
-            ids[i] = self._extra[int(rowids[i])]
-        return ids
 
     def _catch_up(self, conn: sqlite3.Connection) -> None:
         """Index the rows noted as written since the last query."""
@@ -233,7 +182,7 @@ class KeywordPostings:
             self._kh[first + i] = np.int64(rowid).view(np.uint64)
             self._size[first + i] = size_of.get(rowid, 0.0)
             self._live[first + i] = True
-            self._set_id(rowid, first + i)
+            self._rows.set(rowid, first + i)
         self._n = first + len(rows)
         self._version += 1
         terms, doc, pos = self._tokens.documents([(t, g) for _, t, g in rows])
