@@ -28,8 +28,8 @@ from reference.memory_record import MemoryEntry, SearchHit, memory_blob_record
 from reference.ontology import check_context, check_insights, check_task
 from reference.tracker import MemoryFilter, Tracker, check_where_metadata, fts_match
 from reference.tracker.filter_index import FilterIndex, labels_of
-from reference.tracker.id_index import IdIndex
 from reference.tracker.fts_topk import ranked_matches
+from reference.tracker.id_index import IdIndex
 from reference.tracker.keyword_index import KeywordIndex
 from reference.tracker.memories_table import ORDER_NEWEST
 from reference.vector_search import KIND_TAGS
