@@ -29,6 +29,7 @@ from reference.ontology import check_context, check_insights, check_task
 from reference.tracker import MemoryFilter, Tracker, check_where_metadata, fts_match
 from reference.tracker.filter_index import FilterIndex, labels_of
 from reference.tracker.fts_topk import ranked_matches
+from reference.tracker.id_index import IdIndex
 from reference.tracker.keyword_index import KeywordIndex
 from reference.tracker.memories_table import ORDER_NEWEST
 from reference.vector_search import KIND_TAGS
@@ -253,6 +254,13 @@ class Memories:
         self.filter_index.followers.append(index)
         return index
 
+    @functools.cached_property
+    def id_index(self) -> IdIndex:
+        """key hash -> memory id from memory instead of SQL; follows the filter index's write notes."""
+        index = IdIndex(self.tracker.memories)
+        self.filter_index.followers.append(index)
+        return index
+
     def candidates(self, flt: MemoryFilter) -> np.ndarray:
         """Key hashes (sorted uint64) of the memories passing `flt`, from the label index."""
         return self.filter_index.candidates(self.tracker.conn(), flt)
@@ -273,20 +281,30 @@ class Memories:
     def ranked_ids(self, query: str, flt: MemoryFilter, k: int, *, keyword: bool = False) -> list[tuple[str, float]]:
         """(id, score) of `search` (cosine) or `keyword` (-bm25) without reading whole rows: the same
         ranking, best first, ties by id, for callers that need only the order (rank fusion)."""
+        return self.ranked_lists(query, flt, k, keyword=keyword, vector=not keyword)[0 if keyword else 1]
+
+    def ranked_lists(self, query: str, flt: MemoryFilter, k: int, *, keyword: bool = True, vector: bool = True
+                     ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+        """(keyword list, vector list) as `ranked_ids` gives them (an empty list where not asked for),
+        with one filter lookup and one id lookup for both."""
         k = _count("k", k)
         conn = self.tracker.conn()
         allowed = None if flt.empty else self.candidates(flt)
         if k == 0 or (allowed is not None and allowed.size == 0):
-            return []
-        if keyword:
-            match = fts_match(query)
-            pairs = [] if match is None else ranked_matches(conn, match, k, allowed, self.keyword_index)
-        else:
+            return [], []
+        kw_pairs: list[tuple[int, float]] = []
+        vec_pairs: list[tuple[int, float]] = []
+        if keyword and (match := fts_match(query)) is not None:
+            kw_pairs = ranked_matches(conn, match, k, allowed, self.keyword_index)
+        if vector:
             qvec = self.embed_query(query)
-            pairs = self.vectors.topk(qvec, k, allowed, tags=None if allowed is not None else [KIND_TAGS["memory"]],
-                                      with_ties=True)
-        ids = self.tracker.memories.ids_of(conn, [h for h, _ in pairs])
-        return sorted(((ids[h], s) for h, s in pairs if h in ids), key=lambda x: (-x[1], x[0]))[:k]
+            vec_pairs = self.vectors.topk(qvec, k, allowed, tags=None if allowed is not None else [KIND_TAGS["memory"]],
+                                          with_ties=True)
+        ids = self.id_index.ids_of(conn, [h for h, _ in kw_pairs] + [h for h, _ in vec_pairs])
+
+        def named(pairs: list[tuple[int, float]]) -> list[tuple[str, float]]:
+            return sorted(((ids[h], s) for h, s in pairs if h in ids), key=lambda x: (-x[1], x[0]))[:k]
+        return named(kw_pairs), named(vec_pairs)
 
     def vector_scores(self, query: str, memory_ids: list[str]) -> dict[str, float]:
         """Cosine of the query with each listed memory; ids without a vector are left out."""

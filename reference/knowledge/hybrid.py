@@ -33,8 +33,9 @@ import numpy as np
 
 from reference.knowledge import entity_table, relationship_table, temporal_table
 from reference.knowledge.model import OracleHit
-from reference.tracker import MemoryFilter, fts_match, from_db, to_db
+from reference.tracker import MemoryFilter, fts_match
 from reference.tracker.fts_topk import ranked_matches
+from reference.tracker.id_index import IdIndex
 from reference.tracker.keyword_index import KeywordIndex
 from reference.vector_search import KIND_TAGS
 
@@ -94,18 +95,19 @@ def allowed_ids(layer: "KnowledgeLayer", flt: MemoryFilter | None, after: float 
     return None if hashes is None else Allowed(hashes, store.tracker.hash_fn)
 
 
-def keyword_scores(conn: sqlite3.Connection, text: str, pool: int, allowed: Allowed | None,
+def keyword_scores(conn: sqlite3.Connection, text: str, pool: int, allowed: Allowed | None, ids: IdIndex,
                    index: KeywordIndex | None = None) -> dict[str, float]:
     """Memory id -> -bm25 of the `pool` best keyword matches among `allowed` (all when None).
 
-    One ranked FTS5 query (`reference.tracker.fts_topk`); ties broken by id here.
+    One ranked FTS5 query (`reference.tracker.fts_topk`), or the store's keyword `index`; ids come
+    from the store's id index `ids`; ties broken by id here.
     """
     match = fts_match(text)
     if match is None or pool <= 0:
         return {}
     kept = ranked_matches(conn, match, pool, None if allowed is None else allowed.hashes, index)
-    names = dict(_ids_of_hashes(conn, [to_db(h) for h, _ in kept]))
-    scored = sorted(((names[to_db(h)], s) for h, s in kept if to_db(h) in names), key=lambda x: (-x[1], x[0]))
+    names = ids.ids_of(conn, [h for h, _ in kept])
+    scored = sorted(((names[h], s) for h, s in kept if h in names), key=lambda x: (-x[1], x[0]))
     return dict(scored[:pool])
 
 
@@ -121,19 +123,10 @@ def vector_scores(layer: "KnowledgeLayer", text: str, pool: int, allowed: Allowe
         return {}
     else:
         pairs = store.vectors.topk(qvec, pool, allowed=allowed.hashes, with_ties=True)
-    names = {from_db(h): i for h, i in _ids_of_hashes(conn, [to_db(h) for h, _ in pairs])}
+    names = store.memories.id_index.ids_of(conn, [h for h, _ in pairs])
     scored = [(names[h], s) for h, s in pairs if h in names]
     scored.sort(key=lambda x: (-x[1], x[0]))
     return dict(scored[:pool])
-
-
-def _ids_of_hashes(conn: sqlite3.Connection, db_hashes: list[int]) -> list[tuple[int, str]]:
-    out = []
-    for i in range(0, len(db_hashes), 500):
-        part = db_hashes[i: i + 500]
-        out += conn.execute(f"SELECT key_hash, id FROM memories WHERE key_hash IN ({','.join('?' * len(part))})",
-                            part).fetchall()
-    return out
 
 
 def hybrid_search(layer: "KnowledgeLayer", text: str, *, limit: int = 10, include_related: bool = True,
@@ -144,7 +137,8 @@ def hybrid_search(layer: "KnowledgeLayer", text: str, *, limit: int = 10, includ
     conn, now = layer.store.tracker.conn(), layer.store.clock.now()
     allowed = allowed_ids(layer, flt, after, before, entity_filter)
     pool = 2 * limit
-    kw = _normalised(keyword_scores(conn, text, pool, allowed, layer.store.memories.keyword_index))
+    memories = layer.store.memories
+    kw = _normalised(keyword_scores(conn, text, pool, allowed, memories.id_index, memories.keyword_index))
     vec = _normalised(vector_scores(layer, text, pool, allowed))
     hits: dict[str, OracleHit] = {}
     for mid in sorted(set(kw) | set(vec)):

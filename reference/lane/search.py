@@ -17,11 +17,13 @@
    never invert an order; ties break by id. Memories listed in `exclude`
    (already injected in the session) are left out.
 
-Candidates are scored all at once, in one pass over the vectors: each one's
-type comes from the store's label index (metadata `memory_type`), its
-feedback factor from the feedback table (only memories with feedback have a
-row), so no per-candidate row is read; only the top k (and any tie with the
-k-th) are then read whole.
+Candidates come from the vector cache's top-k (a few times k, see
+`LaneSearch._best_few`) when a bound proves no other can reach the top k,
+else from one pass over every candidate's vector. Each one's type comes from
+the store's label index (metadata `memory_type`), its feedback factor from
+the feedback table (only memories with feedback have a row), so no
+per-candidate row is read; only the top k (and any tie with the k-th) are
+then read whole.
 """
 from __future__ import annotations
 
@@ -136,27 +138,19 @@ class LaneSearch:
             allowed = store.memories.candidates(flt)
             if allowed.size == 0:
                 return []
-        # one pass over the vectors; each deeper look below selects from the same scores
-        keys, cosines = store.vectors.scan(qvec, allowed, tags=None if allowed is not None else [MEMORY_TAG])
-        if keys.size == 0:
-            return []
-        c = cosines.astype(np.float64)
-        keep = np.ones(keys.size, dtype=bool)
-        if floor is not None:
-            keep &= (c >= floor) & (c > 0)
-        if exclude:
-            ex = np.asarray([store.tracker.hash_fn(m) for m in exclude], dtype=np.uint64)
-            keep &= ~np.isin(keys, ex)
-        idx = np.flatnonzero(keep)
-        if idx.size == 0:
-            return []
+        ex = np.asarray([store.tracker.hash_fn(m) for m in exclude], dtype=np.uint64) if exclude else None
         states = self.feedback.all_states(conn)
-        found = self._best_few(conn, keys, c, idx, intents, states, top_k)
-        if found is None:  # every candidate weighed (type weight, intent boost, feedback factor) at once
+        found = self._best_few(conn, qvec, allowed, floor, ex, intents, states, top_k)
+        if found is None:  # every candidate scored in one pass and weighed (type, intent, feedback) at once
+            keys, cosines = store.vectors.scan(qvec, allowed, tags=None if allowed is not None else [MEMORY_TAG])
+            c = cosines.astype(np.float64)
+            idx = _kept(keys, c, floor, ex)
             final, factor = np.zeros(keys.size), np.ones(keys.size)
             final[idx], factor[idx] = self._final(conn, keys[idx], c[idx], intents, states)
         else:
-            idx, final, factor = found
+            keys, c, idx, final, factor = found
+        if idx.size == 0:
+            return []
         # the top_k plus every memory tied with the k-th (ties go by id, which needs the rows)
         if idx.size > top_k:
             kth = np.partition(final[idx], idx.size - top_k)[idx.size - top_k]
@@ -167,16 +161,49 @@ class LaneSearch:
                         key=lambda x: (-x[0], x[1]))[:top_k]
         return [self._hit(entries[int(keys[i])], f, float(c[i]), intents, float(factor[i])) for f, _, i in ranked]
 
+    def _best_few(self, conn: Any, qvec: np.ndarray, allowed: np.ndarray | None, floor: float | None,
+                  ex: np.ndarray | None, intents: frozenset[MemoryType], states: list, top_k: int
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        """(keys, cosines, kept positions, final scores, feedback factors) of the candidates that can
+        reach the top k, from the vector top-k alone; None when every candidate must be weighed.
+
+        Only the best few by cosine are asked for (plus as many as are excluded, plus ties with
+        the last). They hold every candidate that passes when the cache has no more, or when the
+        floor already fails inside them (cosines come best first, so every other one fails it
+        too). Otherwise every other candidate has a cosine at most the few's lowest, so its final
+        score is at most that cosine times the largest weights of the types stored; when that
+        bound is below the k-th final score of the few (strictly: no tie either), the few hold
+        the whole answer. Rounding is monotone, so the bound computed in the same order really
+        bounds the computed scores.
+        """
+        few = 4 * top_k + 16
+        want = few + (0 if ex is None else ex.size)
+        pairs = self.store.vectors.topk(qvec, want, allowed, tags=None if allowed is not None else [MEMORY_TAG],
+                                        with_ties=True)
+        keys = np.fromiter((k for k, _ in pairs), dtype=np.uint64, count=len(pairs))
+        c = np.fromiter((s for _, s in pairs), dtype=np.float64, count=len(pairs))
+        idx = _kept(keys, c, floor, ex)
+        final, factor = np.zeros(keys.size), np.ones(keys.size)
+        every = len(pairs) < want or (floor is not None and not (c[-1] >= floor and c[-1] > 0))
+        if idx.size:
+            final[idx], factor[idx] = self._final(conn, keys[idx], c[idx], intents, states)
+        if every:
+            return keys, c, idx, final, factor
+        # here every pair passed the floor, and at most ex.size were excluded: idx holds at least `few`
+        kth = np.partition(final[idx], idx.size - top_k)[idx.size - top_k]
+        types = [lane_meta.DEFAULT_TYPE] + [t for t, rows in self._typed(conn).items() if rows.size]  # types stored
+        bound = (max(float(c[-1]), 0.0) * max(type_weight(t) for t in types)
+                 * max(intent_boost(t, intents) for t in types) * max([1.0] + [st.factor for st in states]))
+        return (keys, c, idx, final, factor) if bound < kth else None
+
     def _final(self, conn: Any, keys: np.ndarray, c: np.ndarray, intents: frozenset[MemoryType],
                states: list) -> tuple[np.ndarray, np.ndarray]:
         """(final score, feedback factor) of each key: seed 004's product, in final_score's order."""
         store = self.store
         tw = np.full(keys.size, type_weight(lane_meta.DEFAULT_TYPE))
         ib = np.full(keys.size, intent_boost(lane_meta.DEFAULT_TYPE, intents))
-        for t in MemoryType:
-            if t is lane_meta.DEFAULT_TYPE:
-                continue
-            typed = _members(keys, store.memories.filter_index.labelled(conn, ("str", "memory_type", t.value)))
+        for t, labelled in self._typed(conn).items():
+            typed = _members(keys, labelled)
             tw[typed], ib[typed] = type_weight(t), intent_boost(t, intents)
         factor = np.ones(keys.size)
         if states:
@@ -188,40 +215,27 @@ class LaneSearch:
             factor[order[pos[ok]]] = [st.factor for st, y in zip(states, ok) if y]
         return np.maximum(c, 0.0) * tw * ib * factor, factor
 
-    def _best_few(self, conn: Any, keys: np.ndarray, c: np.ndarray, idx: np.ndarray,
-                  intents: frozenset[MemoryType], states: list, top_k: int
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-        """The candidates that can reach the top k, weighed alone; None when all must be.
-
-        Only the best few by cosine are weighed. Every other candidate has a
-        cosine at most the few's lowest, so its final score is at most that
-        cosine times the largest weights of the types stored; when that bound is
-        below the k-th final score of the few (strictly: no tie either), the
-        few hold the whole answer. Rounding is monotone, so the bound computed
-        in the same order really bounds the computed scores.
-        """
-        few = 4 * top_k + 16
-        if idx.size <= 2 * few:
-            return None
-        part = idx[np.argpartition(c[idx], idx.size - few)[idx.size - few:]]
-        final_few, factor_few = self._final(conn, keys[part], c[part], intents, states)
-        kth = np.partition(final_few, few - top_k)[few - top_k]
-        labelled = self.store.memories.filter_index.labelled
-        types = [t for t in MemoryType if t is lane_meta.DEFAULT_TYPE
-                 or labelled(conn, ("str", "memory_type", t.value)).size]  # the types some memory has
-        bound = (max(float(c[part].min()), 0.0) * max(type_weight(t) for t in types)
-                 * max(intent_boost(t, intents) for t in types) * max([1.0] + [st.factor for st in states]))
-        if not bound < kth:
-            return None
-        final, factor = np.zeros(keys.size), np.ones(keys.size)
-        final[part], factor[part] = final_few, factor_few
-        return np.sort(part), final, factor
+    def _typed(self, conn: Any) -> dict[MemoryType, np.ndarray]:
+        """Key hashes (sorted) of the memories of each type other than the default, from the label index."""
+        types = [t for t in MemoryType if t is not lane_meta.DEFAULT_TYPE]
+        rows = self.store.memories.filter_index.labelled_many(conn, [("str", "memory_type", t.value) for t in types])
+        return dict(zip(types, rows))
 
     @staticmethod
     def _hit(entry: MemoryEntry, final: float, cosine: float, intents: frozenset[MemoryType], factor: float) -> LaneHit:
         fields = lane_meta.read(entry.metadata)
         return LaneHit(entry.id, final, cosine, fields.memory_type, type_weight(fields.memory_type),
                        intent_boost(fields.memory_type, intents), factor, fields.entity_slugs, entry)
+
+
+def _kept(keys: np.ndarray, c: np.ndarray, floor: float | None, ex: np.ndarray | None) -> np.ndarray:
+    """Positions of the candidates at or above the floor (and positive), not excluded."""
+    keep = np.ones(keys.size, dtype=bool)
+    if floor is not None:
+        keep &= (c >= floor) & (c > 0)
+    if ex is not None:
+        keep &= ~np.isin(keys, ex)
+    return np.flatnonzero(keep)
 
 
 def _members(keys: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:

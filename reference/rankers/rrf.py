@@ -58,8 +58,8 @@ class RRFRanker:
             return self.galaxybrain.search(Query(query.text, query.task, query.context, query.insights, query.tags,
                                                  query.top_k, query.where_metadata))
         flt = self.store.memories.filter(query.task, query.context, query.insights, query.tags, query.where_metadata)
-        keyword = [m for m, _ in self.store.memories.ranked_ids(query.text, flt, depth, keyword=True)]
-        vector = [m for m, _ in self.store.memories.ranked_ids(query.text, flt, depth)]
+        kw_list, vec_list = self.store.memories.ranked_lists(query.text, flt, depth)
+        keyword, vector = [m for m, _ in kw_list], [m for m, _ in vec_list]
         # galaxybrain's list for a text query is the filtered cosine ranking, i.e. `vector` (see the module
         # docstring; tests/reference/rankers/test_rrf.py checks the two agree), so it is not computed twice
         fused = rrf([keyword, vector, vector], self.k)[: query.top_k]

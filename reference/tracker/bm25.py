@@ -38,12 +38,6 @@ def tf_part(freq: np.ndarray, sizes: np.ndarray, avgdl: float) -> np.ndarray:
     return (freq * (K1 + 1.0)) / (freq + K1 * ((1 - B) + B * sizes / avgdl))
 
 
-def members_sorted(ids: np.ndarray, among: np.ndarray) -> np.ndarray:
-    """Mask of `ids` present in the sorted array `among`."""
-    pos = np.minimum(np.searchsorted(among, ids), among.size - 1)
-    return among[pos] == ids
-
-
 def score_ids(terms: list[tuple], among: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The scores of the ids `among` (sorted; few) that match a phrase, each phrase's postings looked
     up rather than scanned; summed in query order like `KeywordIndex._score_all`."""
@@ -57,7 +51,15 @@ def score_ids(terms: list[tuple], among: np.ndarray) -> tuple[np.ndarray, np.nda
     return among[matched], acc[matched]
 
 
-def pruned(terms: list[tuple], k: int, among: np.ndarray | None, total: int,
+def dense_scores(terms: list[tuple], n: int) -> np.ndarray:
+    """Every id's score below `n` (0.0 where no phrase matches), summed phrase by phrase in query order:
+    `bincount` adds each weight to its id in input order, starting from 0.0, as fts5_aux.c's loop does."""
+    ids = np.concatenate([t[0] for t in terms])
+    weights = np.concatenate([t[2] * t[1] for t in terms])
+    return np.bincount(ids, weights=weights, minlength=n)
+
+
+def pruned(terms: list[tuple], k: int, total: int,
             union: Callable[[list[np.ndarray]], np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:
     """MaxScore (Turtle and Flood, 1995): the exact top k scored from the rows of the phrases with
     the highest upper bounds only, when the other phrases together cannot reach the k-th score.
@@ -65,7 +67,7 @@ def pruned(terms: list[tuple], k: int, among: np.ndarray | None, total: int,
     A row outside those phrases' postings scores at most the sum of the other phrases' bounds
     (idf x largest tf part); once that sum is below the k-th score found, strictly (so no row
     outside can tie it either), the candidates hold the whole top k. None when the candidates
-    grow past a quarter of the postings (scanning them all is then as cheap).
+    grow past 1/PRUNE_SHARE of the postings (scoring them all is then as cheap).
     """
     bound = [t[2] * t[3] for t in terms]
     order = sorted(range(len(terms)), key=lambda i: -bound[i])
@@ -73,8 +75,6 @@ def pruned(terms: list[tuple], k: int, among: np.ndarray | None, total: int,
         rest = math.fsum(bound[i] for i in order[m:])
         ess = [terms[i][0] for i in order[:m]]
         cand = ess[0] if m == 1 else union(ess)
-        if among is not None:
-            cand = cand[members_sorted(cand, among)]
         if cand.size * PRUNE_SHARE > total:
             return None
         if cand.size < k:

@@ -161,6 +161,12 @@ class FilterIndex:
             self._fresh(conn)
             return self._array(tuple(label))
 
+    def labelled_many(self, conn: sqlite3.Connection, labels: Iterable[Label]) -> list[np.ndarray]:
+        """`labelled` of each label, with one freshness check for them all."""
+        with self._lock:
+            self._fresh(conn)
+            return [self._array(tuple(lab)) for lab in labels]
+
     def candidates(self, conn: sqlite3.Connection, flt: MemoryFilter) -> np.ndarray:
         """Key hashes (sorted, unique uint64) of the memories passing `flt`.
 

@@ -5,86 +5,49 @@ row by row in C with a B-tree read per row: ~170 ms at 100k memories for five
 common words. This index gives the same answer (same tokens, same formula,
 same floating-point operations in the same order, so the same scores to the
 last bit; tests compare it with FTS5) in a few vectorised steps per word.
+The postings, and how they follow writes, are in keyword_postings.py; the
+row count and token total come from FTS5's own averages record at each query.
 
-What it holds, per store:
-- per row (an internal id; the FTS rowid is the memory's key hash): its
-  length in tokens (from `memories_fts_docsize`) and whether it is live;
-- per term, loaded on first use from `fts5vocab(instance)` (`WHERE term = ?`,
-  so only the query's words are read): every instance as `id << 32 | position`
-  (position = column << 28 | token offset), sorted; phrases of several tokens
-  match consecutive positions, as in FTS5;
-- the row count and token total come from FTS5's own averages record at each query.
-
-Freshness, as in `FilterIndex` (it follows that index's notes): a committed
-write or update notes the key hash as pending; the next query reads pending
-rows back from `memories`, tokenizes them with the same tokenizer
-(fts_tokens.py) and appends their instances to the terms already loaded
-(an update retires the row's old id). A delete retires the id. A commit by
-another connection (`PRAGMA data_version`) or a rollback (`reset`) drops
-everything; the next query starts over (reading `_docsize`: ~0.1 s at 100k).
+Scoring picks one of three exact paths: a small filter looks its rows up in
+each phrase's postings; a rare phrase can settle the top k alone (MaxScore,
+bm25.pruned); otherwise every matching row is scored in one `bincount` and
+only rows scoring at least a lower bound of the k-th score are ranked.
 Inside an open transaction FTS5 ranks with totals not yet written, so
 `ranked` answers None there and the caller asks FTS5.
 """
 from __future__ import annotations
 
 import sqlite3
-import threading
 
 import numpy as np
 
-from reference.tracker.bm25 import idf, members_sorted, phrases_of, pruned, score_ids, tf_part, top
-from reference.tracker.codec import to_db
-from reference.tracker.fts_records import sizes_of, totals
-from reference.tracker.fts_tokens import FtsTokens
+from reference.tracker.bm25 import dense_scores, idf, phrases_of, pruned, score_ids, top
+from reference.tracker.fts_records import totals
+from reference.tracker.keyword_postings import KeywordPostings
 
-_VOCAB = "codemem_memories_vi"
 # below this many rows FTS5 answers: it is as fast there, and a write before each query (scenario replay)
 # costs the index a tokenization per query (measured: 0.6 vs 1.1 ms at 200 rows, 2.8 vs 1.9 ms at 3,000)
 MIN_ROWS = 2_000
+# a filter smaller than 1/LOOKUP_SHARE of the postings looks its rows up in them; a larger one takes the
+# dense path (at 100k: 4k rows looked up in 60k postings 0.8 ms, the dense path 0.3 ms)
+LOOKUP_SHARE = 64
+# filters repeat (one per task x context pair): their internal ids are kept until a write, for at most
+# this many filters and this many allowed keys in all (16 bytes each: the keys and their ids)
+_AMONG_CACHE, _AMONG_KEYS = 64, 1 << 21
 
 
-class KeywordIndex:
+class KeywordIndex(KeywordPostings):
     """bm25 over `memories_fts` from numpy postings (see module docstring)."""
 
     def __init__(self, table: str = "memories_fts", min_rows: int = MIN_ROWS) -> None:
-        self.table, self.min_rows = table, min_rows
-        self._lock = threading.RLock()
-        self._tokens = FtsTokens()
-        self.reset()
+        super().__init__(table)
+        self.min_rows = min_rows
 
-    # -- maintenance (FilterIndex forwards its notes here) -------------------------
     def reset(self) -> None:
         with self._lock:
-            self._built = False
-            self._versions: dict[int, int] = {}
-            self._vocab_on: set[int] = set()
-            self._terms: dict[str, np.ndarray] = {}
-            self._pending: dict[int, None] = {}
-            self._n = 0
-            self._kh = np.zeros(0, dtype=np.uint64)
-            self._size = np.zeros(0, dtype=np.float64)
-            self._live = np.zeros(0, dtype=bool)
-            self._scratch = np.zeros(0, dtype=np.float64)  # per-id sums, all zero between queries
-            self._seen = np.zeros(0, dtype=bool)  # per-id "matched", all False between queries
-            self._base = np.zeros(0, dtype=np.int64)  # rowids at build, ascending
-            self._base_id = np.zeros(0, dtype=np.int64)  # their current internal id
-            self._extra: dict[int, int] = {}  # rowid -> id, for rows first seen after the build
-            self._dead = 0  # retired ids
-            self._version = 0  # bumped whenever rows are added or retired (drops cached postings)
-            self._cache: dict[tuple[str, ...], tuple] = {}
+            super().reset()
+            self._among: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # see _ids_among
 
-    def note_write(self, key_hash: int, labels: object = None) -> None:
-        """A memory was inserted or changed and committed."""
-        with self._lock:
-            if self._built:
-                self._pending[int(key_hash)] = None
-
-    def note_delete(self, key_hash: int) -> None:
-        with self._lock:
-            if self._built:
-                self._retire(to_db(int(key_hash)))
-
-    # -- answering -----------------------------------------------------------------
     def ranked(self, conn: sqlite3.Connection, match: str, k: int,
                allowed: np.ndarray | None = None) -> list[tuple[int, float]] | None:
         """(key hash, -bm25) of the best `k` matches among `allowed` plus ties with the k-th, best first
@@ -112,29 +75,50 @@ class KeywordIndex:
                     terms.append((ids, ratio, idf(n_rows, ids.size), best))
             if not terms:
                 return []
-            among = None if allowed is None else self._ids_of_hashes(allowed)
+            among = None if allowed is None else self._ids_among(allowed)
             total = sum(t[0].size for t in terms)
-            if among is not None and among.size * 4 < total:
-                ids, scores = score_ids(terms, among)
-            else:
-                found = pruned(terms, k, among, total, self._union)
-                ids, scores = found if found is not None else self._score_all(terms, among)
-            return top(self._kh[ids], scores, k)
+            if among is not None and among.size * LOOKUP_SHARE < total:
+                return top(*self._named(score_ids(terms, among)), k)
+            # MaxScore pays off only without a filter (with one, most tries fail after some work)
+            found = None if among is not None else pruned(terms, k, total, self._union)
+            if found is None:
+                return self._top_of_all(terms, among, k)
+            return top(*self._named(found), k)
 
-    def _score_all(self, terms: list[tuple], among: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-        """-bm25 of every row matching a phrase (among `among`), summed phrase by phrase in query order
-        as fts5_aux.c does."""
-        acc, seen = self._scratch, self._seen
-        for ids, ratio, weight, _ in terms:
-            acc[ids] += weight * ratio
-            seen[ids] = True
-        ids = terms[0][0] if len(terms) == 1 else np.flatnonzero(seen[: self._n])
-        scores = acc[ids]
-        acc[ids], seen[ids] = 0.0, False
+    def _named(self, found: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        return self._kh[found[0]], found[1]
+
+    def _ids_among(self, allowed: np.ndarray) -> np.ndarray:
+        """`_ids_of_hashes(allowed)`, kept until rows are added or retired (checked equal, not just hashed)."""
+        allowed = np.ascontiguousarray(allowed, dtype=np.uint64)
+        key = (self._version, allowed.size, hash(allowed.data.tobytes()))
+        hit = self._among.get(key)
+        if hit is not None and np.array_equal(hit[0], allowed):
+            return hit[1]
+        among = self._ids_of_hashes(allowed)
+        held = sum(k[1] for k in self._among)
+        if len(self._among) >= _AMONG_CACHE or held + allowed.size > _AMONG_KEYS \
+                or any(k[0] != self._version for k in self._among):
+            self._among.clear()
+        self._among[key] = (allowed.copy(), among)
+        return among
+
+    def _top_of_all(self, terms: list[tuple], among: np.ndarray | None, k: int) -> list[tuple[int, float]]:
+        """`top` of every row matching a phrase (among `among`), without ranking them all: rows scoring
+        below the k-th best of one phrase's rows (a lower bound of the k-th overall) cannot make it."""
+        acc = dense_scores(terms, self._n)  # 0 where no phrase matches; every match scores > 0
         if among is not None:
-            keep = members_sorted(ids, among)
-            ids, scores = ids[keep], scores[keep]
-        return ids, scores
+            scores = acc[among]
+            hit = scores > 0
+            return top(self._kh[among[hit]], scores[hit], k)
+        big = [t for t in terms if t[0].size >= k]
+        if big:
+            rows = max(big, key=lambda t: t[2] * t[3])[0]  # the highest bound: likely the best rows
+            sample = acc[rows]
+            ids = np.flatnonzero(acc >= np.partition(sample, sample.size - k)[sample.size - k])
+        else:
+            ids = np.flatnonzero(acc)
+        return top(self._kh[ids], acc[ids], k)
 
     def _union(self, arrays: list[np.ndarray]) -> np.ndarray:
         """Sorted union of id arrays (a pass over a per-id mask: numpy's unique hashes, slower here)."""
@@ -144,158 +128,3 @@ class KeywordIndex:
         out = np.flatnonzero(seen[: self._n])
         seen[out] = False
         return out
-
-    def _postings(self, conn: sqlite3.Connection, toks: tuple[str, ...], avgdl: float
-                  ) -> tuple[np.ndarray, np.ndarray, float]:
-        """(live ids containing the phrase, ascending; bm25's tf part per id; its largest), cached
-        until the phrase's rows or the average row length change."""
-        hit = self._cache.get(toks)
-        if hit is not None and hit[0] == self._version and hit[1] == avgdl:
-            return hit[2:]
-        keys = self._phrase_keys(conn, toks)
-        docs = keys >> 32
-        if self._dead:
-            docs = docs[self._live[docs]]
-        starts = np.flatnonzero(np.concatenate(([True], docs[1:] != docs[:-1]))) if docs.size else docs
-        ids = docs[starts]
-        freq = np.diff(np.append(starts, docs.size)).astype(np.float64)
-        ratio = tf_part(freq, self._size[ids], avgdl)
-        best = float(ratio.max()) if ratio.size else 0.0
-        self._cache[toks] = (self._version, avgdl, ids, ratio, best)
-        return ids, ratio, best
-
-    def _phrase_keys(self, conn: sqlite3.Connection, toks: tuple[str, ...]) -> np.ndarray:
-        """Instance keys (id << 32 | position) where the phrase starts."""
-        keys = self._term(conn, toks[0])
-        for j, tok in enumerate(toks[1:], start=1):
-            nxt = self._term(conn, tok)
-            keys = keys[np.isin(keys + j, nxt)]
-        return keys
-
-    def _ids_of_hashes(self, hashes: np.ndarray) -> np.ndarray:
-        """Live internal ids (ascending) of the given key hashes; unknown ones are dropped."""
-        rowids = np.asarray(hashes, dtype=np.uint64).view(np.int64)
-        out = np.full(rowids.size, -1, dtype=np.int64)
-        if self._base.size:
-            pos = np.minimum(np.searchsorted(self._base, rowids), self._base.size - 1)
-            found = self._base[pos] == rowids
-            out[found] = self._base_id[pos[found]]
-        if self._extra:
-            for i in np.flatnonzero(out < 0).tolist():
-                out[i] = self._extra.get(int(rowids[i]), -1)
-        out = out[out >= 0]
-        return np.sort(out[self._live[out]])
-
-    # -- state -----------------------------------------------------------------------
-    def _fresh(self, conn: sqlite3.Connection) -> None:
-        version = conn.execute("PRAGMA data_version").fetchone()[0]
-        seen = self._versions.get(id(conn))
-        if not self._built or (seen is not None and seen != version):
-            self.reset()
-            self._build(conn)
-        self._versions[id(conn)] = version
-
-    def _build(self, conn: sqlite3.Connection) -> None:
-        rowids, sizes = sizes_of(conn, None, self.table)
-        self._grow(rowids.size)
-        self._n = rowids.size
-        self._kh[: self._n] = rowids.view(np.uint64)
-        self._size[: self._n] = sizes
-        self._live[: self._n] = True
-        self._base, self._base_id = rowids, np.arange(rowids.size, dtype=np.int64)
-        self._built = True
-
-    def _grow(self, n: int) -> None:
-        if n <= self._kh.size:
-            return
-        cap = max(n, 2 * self._kh.size, 1024)
-        for name in ("_kh", "_size", "_live", "_scratch", "_seen"):
-            old = getattr(self, name)
-            new = np.zeros(cap, dtype=old.dtype)
-            new[: old.size] = old
-            setattr(self, name, new)
-
-    def _id_of(self, rowid: int) -> int | None:
-        pos = int(np.searchsorted(self._base, rowid))
-        if pos < self._base.size and self._base[pos] == rowid:
-            return int(self._base_id[pos])
-        return self._extra.get(rowid)
-
-    def _set_id(self, rowid: int, new: int) -> None:
-        pos = int(np.searchsorted(self._base, rowid))
-        if pos < self._base.size and self._base[pos] == rowid:
-            self._base_id[pos] = new
-        else:
-            self._extra[rowid] = new
-
-    def _retire(self, rowid: int) -> None:
-        old = self._id_of(rowid)
-        if old is not None and self._live[old]:
-            self._live[old] = False
-            self._dead += 1
-            self._version += 1
-            if len(self._cache) > 4096:
-                self._cache.clear()
-
-    def _term(self, conn: sqlite3.Connection, term: str) -> np.ndarray:
-        keys = self._terms.get(term)
-        if keys is not None:
-            return keys
-        if id(conn) not in self._vocab_on:
-            conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{_VOCAB} USING fts5vocab(main, {self.table}, "
-                         "instance)")
-            self._vocab_on.add(id(conn))
-        rows = conn.execute(f"SELECT doc, (col = 'tags') << 28 | offset FROM temp.{_VOCAB} WHERE term = ?",
-                            (term,)).fetchall()
-        arr = np.array(rows, dtype=np.int64).reshape(-1, 2)
-        ids = self._ids_of_rowids(arr[:, 0])
-        keys = np.sort((ids << 32) | arr[:, 1])
-        self._terms[term] = keys
-        return keys
-
-    def _ids_of_rowids(self, rowids: np.ndarray) -> np.ndarray:
-        if self._base.size == 0:
-            return np.asarray([self._extra[int(r)] for r in rowids], dtype=np.int64)
-        pos = np.minimum(np.searchsorted(self._base, rowids), self._base.size - 1)
-        found = self._base[pos] == rowids
-        ids = self._base_id[pos]
-        for i in np.flatnonzero(~found).tolist():
-            ids[i] = self._extra[int(rowids[i])]
-        return ids
-
-    def _catch_up(self, conn: sqlite3.Connection) -> None:
-        """Index the rows noted as written since the last query."""
-        if not self._pending:
-            return
-        rowids = [to_db(h) for h in self._pending]
-        self._pending = {}
-        for r in rowids:
-            self._retire(r)
-        rows = []
-        for i in range(0, len(rowids), 500):
-            part = rowids[i: i + 500]
-            rows += conn.execute(f"SELECT key_hash, text, coalesce(tags, '') FROM memories WHERE key_hash IN "
-                                 f"({','.join('?' * len(part))})", part).fetchall()
-        if not rows:
-            return
-        rows.sort()
-        found, sizes = sizes_of(conn, [r[0] for r in rows], self.table)
-        size_of = dict(zip(found.tolist(), sizes.tolist()))
-        first = self._n
-        self._grow(first + len(rows))
-        for i, (rowid, _, _) in enumerate(rows):
-            self._kh[first + i] = np.int64(rowid).view(np.uint64)
-            self._size[first + i] = size_of.get(rowid, 0.0)
-            self._live[first + i] = True
-            self._set_id(rowid, first + i)
-        self._n = first + len(rows)
-        self._version += 1
-        terms, doc, pos = self._tokens.documents([(t, g) for _, t, g in rows])
-        keys = ((doc + first) << 32) | pos
-        by_term: dict[str, list[int]] = {}
-        for i, term in enumerate(terms):
-            if term in self._terms:
-                by_term.setdefault(term, []).append(i)
-        for term, idx in by_term.items():
-            new = np.sort(keys[idx])
-            self._terms[term] = np.concatenate((self._terms[term], new))

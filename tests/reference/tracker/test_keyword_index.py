@@ -127,13 +127,54 @@ def test_top_k_keeps_ties_with_the_kth():
     assert _top(kh, sc, 5) == [(3, 2.0), (5, 1.0), (9, 1.0), (1, 0.5)]
 
 
-def test_filtered_ranking_agrees_on_both_paths(tmp_path):
-    """A small filter looks postings up (`_score_among`); a large one filters the full scoring."""
+def _spy(monkeypatch, module, name: str) -> list:
+    """Record the calls of `module.name` (what it returned), calling through."""
+    calls: list = []
+    real = getattr(module, name)
+
+    def spy(*a):
+        out = real(*a)
+        calls.append(out)
+        return out
+
+    monkeypatch.setattr(module, name, spy)
+    return calls
+
+
+def test_filtered_ranking_agrees_on_both_paths(tmp_path, monkeypatch):
+    """A filter much smaller than the postings looks its rows up (`score_ids`); a larger one takes the
+    dense path. Both agree with FTS5, also for a filter repeated after a write (its cached ids)."""
+    import reference.tracker.keyword_index as ki
     store = MemoryStore.open(tmp_path, clock=LogicalClock(1_700_000_000.0))
-    store.write_memories([{"text": f"auth {'token ' * (i % 4)}cache{i % 7}", "tags": ["p1" if i % 9 else "p2"]}
-                          for i in range(200)])
-    _same(store, "auth token cache3", "p2")  # 23 of 200 allowed: lookup path
-    _same(store, "auth token cache3", "p1")  # 177 of 200: full path
+    store.write_memories([{"text": f"auth {'token ' * (i % 4)}cache{i % 7}",
+                           "tags": ["p2" if i % 97 == 0 else "p3" if i % 9 == 0 else "p1"]} for i in range(600)])
+    lookups = _spy(monkeypatch, ki, "score_ids")
+    dense = _spy(monkeypatch, ki, "dense_scores")
+    _same(store, "auth token cache3", "p2")  # 7 of 600 allowed: lookup path
+    assert lookups and not dense
+    _same(store, "auth token cache3", "p1")  # most allowed: dense path
+    assert dense
+    _same(store, "auth token cache3", "auth")  # no row carries it: empty
+    store.write_memory("auth auth token cache3 fresh", tags=["p1"])  # new row and totals: cached ids dropped
+    _same(store, "auth token cache3 fresh", "p1")
+    store.delete_memory(store.memories.list(store.memories.filter(tags=["p1"]), limit=1)[0].id)
+    _same(store, "auth token cache3 fresh", "p1")
+    store.close()
+
+
+def test_dense_path_bound_keeps_ties_and_rare_phrases(tmp_path, monkeypatch):
+    """Without a filter every matching row is scored at once and only rows at or above a lower bound
+    of the k-th are ranked: equal rows tied with the k-th, and phrases with fewer rows than k, stay
+    exactly FTS5's answer."""
+    import reference.tracker.keyword_index as ki
+    store = MemoryStore.open(tmp_path, clock=LogicalClock(1_700_000_000.0))
+    # many identical rows (ties at every k), a word in few rows, a word in every row
+    store.write_memories([{"text": "alpha beta" if i % 3 else f"alpha gamma{i % 4} beta"} for i in range(450)]
+                         + [{"text": "alpha rare"}, {"text": "rare rare beta"}])
+    dense = _spy(monkeypatch, ki, "dense_scores")
+    for q in ("alpha beta", "alpha gamma1", "rare", "rare gamma2 beta", "gamma3 gamma1"):
+        _same(store, q, None)
+    assert dense
     store.close()
 
 
@@ -160,16 +201,28 @@ def test_maxscore_pruning_returns_fts5s_top_k(tmp_path, monkeypatch):
     store = MemoryStore.open(tmp_path, clock=LogicalClock(1_700_000_000.0))
     store.write_memories([{"text": f"common filler words {'rare ' * (i % 3) if i % 97 == 0 else ''}n{i % 5}"}
                           for i in range(700)])
-    taken = []
-    real = ki.pruned
-
-    def spy(*a):
-        out = real(*a)
-        taken.append(out is not None)
-        return out
-
-    monkeypatch.setattr(ki, "pruned", spy)
+    taken = _spy(monkeypatch, ki, "pruned")
     for q in ("rare common filler", "filler rare n1", "rare"):
         _same(store, q, None)
-    assert any(taken)
+    assert any(out is not None for out in taken)
+    store.close()
+
+
+def test_filter_ids_are_kept_until_rows_change(tmp_path):
+    """A repeated filter reuses its internal ids; a write or a delete in between makes them fresh."""
+    store = MemoryStore.open(tmp_path, clock=LogicalClock(1_700_000_000.0))
+    store.write_memories([{"text": f"auth n{i}", "tags": ["p1" if i % 3 else "p2"]} for i in range(50)])
+    idx, conn = store.memories.keyword_index, store.tracker.conn()
+    idx.min_rows = 0
+    allowed = store.memories.candidates(store.memories.filter(tags=["p1"]))
+    idx.ranked(conn, fts_match("auth"), 3, allowed)
+    first = idx._ids_among(allowed)
+    assert idx._ids_among(allowed.copy()) is first  # equal keys: the kept ids
+    assert idx._ids_among(allowed[1:]) is not first  # other keys: computed afresh
+    store.write_memory("auth fresh", tags=["p1"])
+    allowed = store.memories.candidates(store.memories.filter(tags=["p1"]))
+    _same(store, "auth fresh", "p1")
+    assert np.array_equal(idx._ids_among(allowed), idx._ids_of_hashes(allowed))
+    store.delete_memory(store.memories.list(store.memories.filter(tags=["p1"]), limit=1)[0].id)
+    _same(store, "auth fresh", "p1")
     store.close()
