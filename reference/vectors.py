@@ -10,6 +10,10 @@ asking anyone which key is what.
 
 Every read first checks the size of `vectors.keys` and picks up rows that
 another process appended. Scores are exact cosine, computed with `np.einsum`.
+Above `vector_index.INDEX_MIN_ROWS` rows (or the cache's `index_min_rows`), `topk`
+takes its candidates from a quantized in-memory index (`vector_index.py`) and
+re-scores them exactly: the cosines returned are the exact path's, the choice of
+candidates is approximate (recall measured in bench/benchmarks/bench_scale.py).
 
 Integrity (issue 11): every row's checksum (vector_files.py) is checked when
 the row is indexed, which is on open and whenever rows appended since are
@@ -26,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from reference import vector_index
 from reference.errors import corrupt
 from reference.vector_files import VectorDimMismatch, VectorFiles, VectorModelMismatch
 
@@ -52,6 +57,9 @@ class VectorCache:
         self._mat: np.ndarray | None = None
         self._sorted: tuple[np.ndarray, np.ndarray] | None = None
         self._selections: dict = {}  # tags -> (rows, other rows), see _selection
+        self._bitmaps: dict = {}  # tags -> faiss bitmap of those rows, kept like _selections
+        self._quantized: vector_index.QuantizedRows | None = None  # built on first use above the threshold
+        self.index_min_rows: int | None = None  # None: vector_index.INDEX_MIN_ROWS (read at each search)
         self.bad_rows: dict[int, int] = {}  # row -> key as stored, for rows failing their checksum
         with self._lock, self._files.locked():
             self.model = self._files.check_header()
@@ -168,6 +176,8 @@ class VectorCache:
                 rows, excluded = self._selection(tags)
                 if rows.size == 0:
                     return []
+                if self._use_index(rows.size, vector_index.oversample(k)):
+                    return self._topk_indexed(q, k, self._bitmap(tags, rows), with_ties)
                 if excluded is not None:  # most rows qualify: score them all, rule the others out
                     scores = _dot(self._matrix(), q)
                     scores[excluded] = -np.inf
@@ -176,7 +186,58 @@ class VectorCache:
                 rows = self._allowed_rows(allowed, tags)
                 if rows.size == 0:
                     return []
+                if self._use_index(rows.size, vector_index.oversample(k)):
+                    return self._topk_indexed(q, k, vector_index.row_mask(self._n, rows), with_ties)
             return self._best(self._scores_of(rows, q), rows, min(k, rows.size), with_ties)
+
+    def candidate_rows(self, query_vec: np.ndarray, count: int, *, tags: Sequence[int] | None = None,
+                       hidden: np.ndarray | None = None) -> np.ndarray | None:
+        """Rows (ascending, for `snapshot`'s matrix) of about the `count` live rows carrying one of
+        `tags` nearest the query, from the quantized index, leaving out the `hidden` rows.
+
+        None when the index is not in use (below its threshold, or too few rows qualify):
+        then the caller scans exactly. Scores are the caller's to compute exactly.
+        """
+        q = self._query(query_vec)
+        with self._lock:
+            self._sync_checked()
+            rows, _ = self._selection(tags)
+            if not self._use_index(rows.size, count):
+                return None
+            bitmap = self._bitmap(tags, rows)
+            if hidden is not None and len(hidden):
+                bitmap = bitmap.copy()
+                h = np.asarray(hidden, dtype=np.int64)
+                np.bitwise_and.at(bitmap, h >> 3, np.uint8(255) ^ (1 << (h & 7)).astype(np.uint8))
+            return np.sort(self._quantized_index().search(q[None, :], count, bitmap)[0])
+
+    def _use_index(self, qualifying: int, count: int) -> bool:
+        """The quantized index answers when the cache has reached its threshold and the rows that
+        qualify are many (a few are gathered and scored exactly) and more than the candidates."""
+        least = vector_index.INDEX_MIN_ROWS if self.index_min_rows is None else self.index_min_rows
+        return (vector_index.available() and self._n >= least and qualifying > count
+                and qualifying * 4 >= self._n)
+
+    def _topk_indexed(self, q: np.ndarray, k: int, bitmap: np.ndarray, with_ties: bool) -> list[tuple[int, float]]:
+        """`topk` among the index's candidates, re-scored exactly (same scores and tie rules)."""
+        cand = np.sort(self._quantized_index().search(q[None, :], vector_index.oversample(k), bitmap)[0])
+        return self._best(self._scores_of(cand, q), cand, min(k, cand.size), with_ties)
+
+    def _quantized_index(self) -> vector_index.QuantizedRows:
+        """The quantized index, built on first use and extended by the rows appended since."""
+        if self._quantized is None:
+            least = vector_index.INDEX_MIN_ROWS if self.index_min_rows is None else self.index_min_rows
+            self._quantized = vector_index.QuantizedRows(self.dim, vector_index.train_rows(least))
+        self._quantized.catch_up(self._matrix())
+        return self._quantized
+
+    def _bitmap(self, tags: Sequence[int] | None, rows: np.ndarray) -> np.ndarray:
+        """The faiss bitmap of `_selection(tags)`'s rows, kept until rows are added."""
+        key = None if tags is None else tuple(sorted({int(t) for t in tags}))
+        hit = self._bitmaps.get(key)
+        if hit is None:
+            hit = self._bitmaps[key] = vector_index.row_mask(self._n, rows)
+        return hit
 
     def _best(self, scores: np.ndarray, rows: np.ndarray | None, k: int, with_ties: bool) -> list[tuple[int, float]]:
         """Top `k` of `scores` (row i's score, or rows[i]'s), as `topk` returns them."""
@@ -266,7 +327,7 @@ class VectorCache:
 
     def close(self) -> None:
         with self._lock:
-            self._mat = None
+            self._mat = self._quantized = None
             self._files.close()
 
     # -- internals -----------------------------------------------------------------
@@ -314,7 +375,7 @@ class VectorCache:
             self._live[:n_new] &= ~tomb
             self._n = n_new
             self._sorted = None
-            self._selections = {}
+            self._selections, self._bitmaps = {}, {}
             return
         for i, key in enumerate(keys.tolist()):
             row = self._n + i
@@ -325,7 +386,7 @@ class VectorCache:
             self._live[row] = not tomb[i]
         self._n = n_new
         self._sorted = None
-        self._selections = {}
+        self._selections, self._bitmaps = {}, {}
 
     def _grow(self, n: int) -> None:
         if n <= len(self._keys):

@@ -13,6 +13,12 @@ vectors (about 1.5e-5); the candidates are then re-scored as float64 sums of the
 float32 rows, rounded to float32, and selected from those. Two float64 summation
 orders round to different float32 values only when a sum falls within about 1e-16 of a
 float32 rounding midpoint.
+
+Above the vector cache's index threshold (`vector_index.INDEX_MIN_ROWS`) the candidates
+come from its quantized index instead (`VectorCache.candidate_rows`: the
+`oversample(k)` best by 8-bit codes, later batch entries left out), re-scored the same
+way: the rule holds among those candidates, and a true neighbour outside them is missed
+(recall measured in bench/benchmarks/bench_scale.py). No product with every stored row.
 """
 from __future__ import annotations
 
@@ -22,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from reference.memory_record import MemoryEntry
+from reference.vector_index import oversample
 from reference.vector_search import KIND_TAGS
 
 MARGIN = 1e-4
@@ -37,6 +44,8 @@ def live_neighbours(store: Any, entries: list[MemoryEntry], k: int, threshold: f
     brow = vc.rows_of([e.key_hash for e in entries])
     todo = [i for i in range(len(entries)) if brow[i] >= 0]
     if not todo or rows.size == 0:
+        return out
+    if _from_index(vc, (mat, rows, keys), brow, todo, k, threshold, out):
         return out
     # position of each batch member in `rows` (they are live memory rows): excluded for itself and earlier entries
     bpos = np.searchsorted(rows, brow)
@@ -65,6 +74,30 @@ def live_neighbours(store: Any, entries: list[MemoryEntry], k: int, threshold: f
             keep = exact > threshold
             out[i] = [(int(h), float(x)) for h, x in zip(keys[cand[keep]], exact[keep])]
     return out
+
+
+def _from_index(vc: Any, snap: tuple[np.ndarray, np.ndarray, np.ndarray], brow: np.ndarray, todo: list[int],
+                k: int, threshold: float, out: list[list[tuple[int, float]]]) -> bool:
+    """`live_neighbours` with candidates from the cache's quantized index; False (and `out`
+    left empty) when the cache does not use its index at this size."""
+    mat, rows, keys = snap
+    tags = [KIND_TAGS["memory"]]
+    for i in todo:
+        query = _unit(np.asarray(mat[brow[i]], dtype=np.float32))
+        later = brow[i:]
+        cand = vc.candidate_rows(query, oversample(k), tags=tags, hidden=later[later >= 0])
+        if cand is None:
+            out[:] = [[] for _ in out]
+            return False
+        # rows another process appended since the snapshot are not part of this answer
+        pos = np.minimum(np.searchsorted(rows, cand), rows.size - 1)
+        pos = pos[rows[pos] == cand]
+        if pos.size == 0:
+            continue
+        exact = (np.asarray(mat[rows[pos]], dtype=np.float64) @ query.astype(np.float64)).astype(np.float32)
+        keep = exact > threshold
+        out[i] = [(int(h), float(x)) for h, x in zip(keys[pos[keep]], exact[keep])]
+    return True
 
 
 _CONTROLLER: list[Any] = []

@@ -1,0 +1,165 @@
+"""VectorCache above its index threshold (lowered here) answers as the exact path does.
+
+Each check asks the same cache twice: with the quantized index (`index_min_rows` = 1)
+and with the exact scan (`index_min_rows` huge), through re-puts, removes, tags,
+`allowed` filters, ties, reopening and rows another handle appended. The stores hold a
+few hundred rows, so the candidates (`oversample(k)` >= 65) are a fraction of them.
+"""
+from __future__ import annotations
+
+import faiss
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from reference import vector_index
+from reference.vectors import VectorCache
+
+DIM = 16
+EXACT = 10 ** 12
+
+
+def _both(cache: VectorCache, fn):
+    """(answer with the index, answer with the exact scan), and whether the index was used."""
+    used = []
+    real = cache._topk_indexed
+
+    def spy(*a, **kw):
+        used.append(1)
+        return real(*a, **kw)
+
+    cache.index_min_rows, cache._topk_indexed = 1, spy
+    try:
+        indexed = fn()
+    finally:
+        cache._topk_indexed = real
+    cache.index_min_rows = EXACT
+    exact = fn()
+    cache.index_min_rows = 1
+    return indexed, exact, bool(used)
+
+
+def _fill(cache: VectorCache, rng: np.random.Generator, n: int, keys: int, coarse: bool = False) -> None:
+    vecs = (rng.integers(-2, 3, (n, DIM)) + (np.arange(DIM) == 0)).astype(np.float32) if coarse \
+        else rng.standard_normal((n, DIM)).astype(np.float32)
+    cache.put_many(rng.integers(1, keys + 1, n).tolist(), vecs, rng.integers(0, 4, n).tolist())
+
+
+ops = st.lists(st.one_of(
+    st.tuples(st.just("put"), st.integers(20, 120), st.booleans()),
+    st.tuples(st.just("remove"), st.integers(1, 60), st.just(False)),
+), min_size=1, max_size=6)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops, st.integers(0, 2 ** 32 - 1))
+def test_index_answers_equal_exact(tmp_path_factory, steps, seed):
+    rng = np.random.default_rng(seed)
+    cache = VectorCache(tmp_path_factory.mktemp("v"), DIM)
+    cache.index_min_rows = 1
+    _fill(cache, rng, 200, 300)
+    used_any = False
+    for op, n, coarse in steps:
+        if op == "put":
+            _fill(cache, rng, n, 300, coarse)   # re-puts of keys; coarse values give exact ties
+        else:
+            cache.remove_many(rng.integers(1, 301, n).tolist())
+        q = rng.standard_normal(DIM).astype(np.float32)
+        allowed = np.asarray(sorted(set(rng.integers(1, 301, 250).tolist())), dtype=np.uint64)
+        for tags in (None, [1, 2, 3], [0]):
+            for alw in (None, allowed):
+                for k in (1, 10):
+                    for ties in (False, True):
+                        got, want, used = _both(cache, lambda: cache.topk(q, k, alw, tags=tags, with_ties=ties))
+                        assert got == want, (tags, alw is not None, k, ties)
+                        used_any |= used
+                        if ties and got:   # the tie rule holds: all scoring equal to the k-th, keys ascending
+                            assert got == sorted(got, key=lambda x: (-x[1], x[0]))
+    assert used_any
+    cache.close()
+
+
+def test_index_used_only_above_threshold_and_built_lazily(tmp_path, monkeypatch):
+    monkeypatch.setattr(vector_index, "INDEX_MIN_ROWS", 300)
+    rng = np.random.default_rng(1)
+    cache = VectorCache(tmp_path, DIM)
+    _fill(cache, rng, 299, 10_000)
+    q = rng.standard_normal(DIM).astype(np.float32)
+    cache.topk(q, 5)
+    assert cache._quantized is None               # below the threshold: the exact scan
+    _fill(cache, rng, 1, 10_000)
+    assert cache._quantized is None               # writes alone build nothing
+    cache.topk(q, 5)
+    assert cache._quantized is not None and cache._quantized.n == 300
+    cache.close()
+    reopened = VectorCache(tmp_path, DIM)
+    assert reopened._quantized is None            # opening builds nothing
+    assert reopened.topk(q, 5) == VectorCache(tmp_path, DIM).topk(q, 5)
+    assert reopened._quantized.n == 300
+
+
+def test_rows_of_another_handle_are_indexed(tmp_path):
+    rng = np.random.default_rng(2)
+    a, b = VectorCache(tmp_path, DIM), VectorCache(tmp_path, DIM)
+    a.index_min_rows = b.index_min_rows = 1
+    _fill(a, rng, 300, 1_000)
+    q = rng.standard_normal(DIM).astype(np.float32)
+    a.topk(q, 3)
+    target = q / np.linalg.norm(q)
+    b.put(5_000, target, 2)           # the best possible row, written by the other handle
+    b.remove(int(a.topk(q, 1, tags=[0, 1, 3])[0][0]))
+    got, want, used = _both(a, lambda: a.topk(q, 10))
+    assert used and got == want and got[0][0] == 5_000
+    got, want, used = _both(a, lambda: a.topk(q, 10, tags=[0, 1, 3]))
+    assert used and got == want
+    assert a._quantized.n == 302
+
+
+def test_returned_cosines_are_the_exact_paths_bits(tmp_path):
+    rng = np.random.default_rng(3)
+    cache = VectorCache(tmp_path, DIM)
+    _fill(cache, rng, 500, 100_000)
+    for _ in range(20):
+        q = rng.standard_normal(DIM).astype(np.float32)
+        got, want, used = _both(cache, lambda: cache.topk(q, 20))
+        assert used and got == want     # == on floats: same bits
+
+
+def test_same_writes_same_index_whenever_built(tmp_path):
+    """Codes depend on the file only: an index built row by row equals one built at the end."""
+    rng = np.random.default_rng(4)
+    vecs = rng.standard_normal((400, DIM)).astype(np.float32)
+    q = rng.standard_normal(DIM).astype(np.float32)
+    early, late = VectorCache(tmp_path / "a", DIM), VectorCache(tmp_path / "b", DIM)
+    for c in (early, late):
+        c.index_min_rows = 100
+    for i in range(0, 400, 50):
+        early.put_many(list(range(i, i + 50)), vecs[i: i + 50])
+        late.put_many(list(range(i, i + 50)), vecs[i: i + 50])
+        early.topk(q, 1)    # builds at 100 rows, then extends
+    answers = [c.topk(q, 10) for c in (early, late)]
+    assert answers[0] == answers[1]
+    codes = [faiss.vector_to_array(c._quantized._index.codes) for c in (early, late)]
+    assert np.array_equal(codes[0], codes[1])
+
+
+def test_candidate_rows_leave_out_hidden_and_other_tags(tmp_path):
+    rng = np.random.default_rng(5)
+    cache = VectorCache(tmp_path, DIM)
+    cache.index_min_rows = 1
+    _fill(cache, rng, 400, 100_000)
+    q = rng.standard_normal(DIM).astype(np.float32)
+    _, rows, _ = cache.snapshot(tags=[1, 2])
+    best = cache.candidate_rows(q, 70, tags=[1, 2])
+    assert best.size == 70 and np.isin(best, rows).all() and (np.diff(best) > 0).all()
+    hidden = best[::2]
+    again = cache.candidate_rows(q, 70, tags=[1, 2], hidden=hidden)
+    assert again.size == 70 and not np.isin(again, hidden).any() and np.isin(best[1::2], again).all()
+    cache.index_min_rows = EXACT
+    assert cache.candidate_rows(q, 70, tags=[1, 2]) is None
+
+
+@pytest.mark.parametrize("k", [1, 64])
+def test_oversample(k):
+    assert vector_index.oversample(k) == max(4 * k, k + 64)
