@@ -18,6 +18,7 @@ from reference.vectors import VectorCache
 
 DIM = 16
 EXACT = 10 ** 12
+FORCED = 100   # the index threshold here: every store below has more rows; the first 100 train it
 
 
 def _both(cache: VectorCache, fn):
@@ -29,14 +30,14 @@ def _both(cache: VectorCache, fn):
         used.append(1)
         return real(*a, **kw)
 
-    cache.index_min_rows, cache._topk_indexed = 1, spy
+    cache.index_min_rows, cache._topk_indexed = FORCED, spy
     try:
         indexed = fn()
     finally:
         cache._topk_indexed = real
     cache.index_min_rows = EXACT
     exact = fn()
-    cache.index_min_rows = 1
+    cache.index_min_rows = FORCED
     return indexed, exact, bool(used)
 
 
@@ -57,7 +58,7 @@ ops = st.lists(st.one_of(
 def test_index_answers_equal_exact(tmp_path_factory, steps, seed):
     rng = np.random.default_rng(seed)
     cache = VectorCache(tmp_path_factory.mktemp("v"), DIM)
-    cache.index_min_rows = 1
+    cache.index_min_rows = FORCED
     _fill(cache, rng, 200, 300)
     used_any = False
     for op, n, coarse in steps:
@@ -102,7 +103,7 @@ def test_index_used_only_above_threshold_and_built_lazily(tmp_path, monkeypatch)
 def test_rows_of_another_handle_are_indexed(tmp_path):
     rng = np.random.default_rng(2)
     a, b = VectorCache(tmp_path, DIM), VectorCache(tmp_path, DIM)
-    a.index_min_rows = b.index_min_rows = 1
+    a.index_min_rows = b.index_min_rows = FORCED
     _fill(a, rng, 300, 1_000)
     q = rng.standard_normal(DIM).astype(np.float32)
     a.topk(q, 3)
@@ -147,7 +148,7 @@ def test_same_writes_same_index_whenever_built(tmp_path):
 def test_candidate_rows_leave_out_hidden_and_other_tags(tmp_path):
     rng = np.random.default_rng(5)
     cache = VectorCache(tmp_path, DIM)
-    cache.index_min_rows = 1
+    cache.index_min_rows = FORCED
     _fill(cache, rng, 400, 100_000)
     q = rng.standard_normal(DIM).astype(np.float32)
     _, rows, _ = cache.snapshot(tags=[1, 2])
