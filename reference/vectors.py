@@ -32,12 +32,13 @@ import numpy as np
 
 from reference import vector_index
 from reference.errors import corrupt
+from reference.vector_indexed import IndexedSearch
 from reference.vector_files import VectorDimMismatch, VectorFiles, VectorModelMismatch
 
 __all__ = ["VectorCache", "VectorDimMismatch", "VectorModelMismatch"]
 
 
-class VectorCache:
+class VectorCache(IndexedSearch):
     """Vectors of one dimension, keyed by u64 hash, persisted under `data_dir`."""
 
     def __init__(self, data_dir: str | Path, dim: int, *, model: str = "") -> None:
@@ -189,55 +190,6 @@ class VectorCache:
                 if self._use_index(rows.size, vector_index.oversample(k)):
                     return self._topk_indexed(q, k, vector_index.row_mask(self._n, rows), with_ties)
             return self._best(self._scores_of(rows, q), rows, min(k, rows.size), with_ties)
-
-    def candidate_rows(self, query_vec: np.ndarray, count: int, *, tags: Sequence[int] | None = None,
-                       hidden: np.ndarray | None = None) -> np.ndarray | None:
-        """Rows (ascending, for `snapshot`'s matrix) of about the `count` live rows carrying one of
-        `tags` nearest the query, from the quantized index, leaving out the `hidden` rows.
-
-        None when the index is not in use (below its threshold, or too few rows qualify):
-        then the caller scans exactly. Scores are the caller's to compute exactly.
-        """
-        q = self._query(query_vec)
-        with self._lock:
-            self._sync_checked()
-            rows, _ = self._selection(tags)
-            if not self._use_index(rows.size, count):
-                return None
-            bitmap = self._bitmap(tags, rows)
-            if hidden is not None and len(hidden):
-                bitmap = bitmap.copy()
-                h = np.asarray(hidden, dtype=np.int64)
-                np.bitwise_and.at(bitmap, h >> 3, np.uint8(255) ^ (1 << (h & 7)).astype(np.uint8))
-            return np.sort(self._quantized_index().search(q[None, :], count, bitmap)[0])
-
-    def _use_index(self, qualifying: int, count: int) -> bool:
-        """The quantized index answers when the cache has reached its threshold and the rows that
-        qualify are many (a few are gathered and scored exactly) and more than the candidates."""
-        least = vector_index.INDEX_MIN_ROWS if self.index_min_rows is None else self.index_min_rows
-        return (vector_index.available() and self._n >= least and qualifying > count
-                and qualifying * 4 >= self._n)
-
-    def _topk_indexed(self, q: np.ndarray, k: int, bitmap: np.ndarray, with_ties: bool) -> list[tuple[int, float]]:
-        """`topk` among the index's candidates, re-scored exactly (same scores and tie rules)."""
-        cand = np.sort(self._quantized_index().search(q[None, :], vector_index.oversample(k), bitmap)[0])
-        return self._best(self._scores_of(cand, q), cand, min(k, cand.size), with_ties)
-
-    def _quantized_index(self) -> vector_index.QuantizedRows:
-        """The quantized index, built on first use and extended by the rows appended since."""
-        if self._quantized is None:
-            least = vector_index.INDEX_MIN_ROWS if self.index_min_rows is None else self.index_min_rows
-            self._quantized = vector_index.QuantizedRows(self.dim, vector_index.train_rows(least))
-        self._quantized.catch_up(self._matrix())
-        return self._quantized
-
-    def _bitmap(self, tags: Sequence[int] | None, rows: np.ndarray) -> np.ndarray:
-        """The faiss bitmap of `_selection(tags)`'s rows, kept until rows are added."""
-        key = None if tags is None else tuple(sorted({int(t) for t in tags}))
-        hit = self._bitmaps.get(key)
-        if hit is None:
-            hit = self._bitmaps[key] = vector_index.row_mask(self._n, rows)
-        return hit
 
     def _best(self, scores: np.ndarray, rows: np.ndarray | None, k: int, with_ties: bool) -> list[tuple[int, float]]:
         """Top `k` of `scores` (row i's score, or rows[i]'s), as `topk` returns them."""
