@@ -292,8 +292,9 @@ class VectorCache(IndexedSearch):
 
     def _scores_of(self, rows: np.ndarray, q: np.ndarray) -> np.ndarray:
         """Cosines of the given rows: gathered when few, else all rows scored and indexed
-        (copying most of the matrix to gather it costs more than scoring it all)."""
-        mat = self._matrix()
+        (copying most of the matrix to gather it costs more than scoring it all). Gathered from a
+        plain ndarray view: np.memmap's own indexing costs about 0.2 ms a call."""
+        mat = np.asarray(self._matrix())
         if rows.size * 3 < self._n:
             return _dot(mat[rows], q)
         return _dot(mat, q)[rows]
