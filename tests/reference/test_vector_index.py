@@ -47,8 +47,11 @@ def _both(cache: VectorCache, fn):
 
 
 def _fill(cache: VectorCache, rng: np.random.Generator, n: int, keys: int, coarse: bool = False) -> None:
-    vecs = (rng.integers(-2, 3, (n, DIM)) + (np.arange(DIM) == 0)).astype(np.float32) if coarse \
-        else rng.standard_normal((n, DIM)).astype(np.float32)
+    """`n` puts of random keys below `keys`; `coarse` draws the vectors from a pool of 5 (exact ties)."""
+    if coarse:
+        vecs = (rng.integers(-2, 3, (5, DIM)) + (np.arange(DIM) == 0)).astype(np.float32)[rng.integers(0, 5, n)]
+    else:
+        vecs = rng.standard_normal((n, DIM)).astype(np.float32)
     cache.put_many(rng.integers(1, keys + 1, n).tolist(), vecs, rng.integers(0, 4, n).tolist())
 
 
@@ -73,7 +76,7 @@ def test_index_answer_is_the_exact_answer_among_its_candidates(tmp_path_factory,
     used = 0
     for op, n, coarse in steps:
         if op == "put":
-            _fill(cache, rng, n, 1_500, coarse)   # re-puts of keys; coarse values give exact ties
+            _fill(cache, rng, n * (5 if coarse else 1), 1_500, coarse)   # re-puts of keys; exact ties
         else:
             cache.remove_many(rng.integers(1, 1_501, n).tolist())
         q = rng.standard_normal(DIM).astype(np.float32)
