@@ -63,17 +63,29 @@ def live_neighbours(store: Any, entries: list[MemoryEntry], k: int, threshold: f
             s = approx[t] if rows.size != mat.shape[0] else approx[t].copy()
             later = bpos[i:][brow[i:] >= 0]
             s[later] = -np.inf
-            cand = np.flatnonzero(s > threshold - MARGIN)
-            if cand.size > k:
-                sc = s[cand]
-                kth = np.partition(sc, sc.size - k)[sc.size - k]
-                cand = cand[sc >= kth - 2 * MARGIN]
-            if cand.size == 0:
-                continue
-            exact = (np.asarray(mat[rows[cand]], dtype=np.float64) @ queries[t].astype(np.float64)).astype(np.float32)
-            keep = exact > threshold
-            out[i] = [(int(h), float(x)) for h, x in zip(keys[cand[keep]], exact[keep])]
+            cand = _shortlist(s, k, threshold)
+            if cand.size:
+                out[i] = _rescored(mat, rows[cand], keys[cand], queries[t], threshold)
     return out
+
+
+def _shortlist(s: np.ndarray, k: int, threshold: float) -> np.ndarray:
+    """Positions in the float32 scores `s` that can be among the top `k` above `threshold`
+    once re-scored exactly (the margins of the module doc)."""
+    cand = np.flatnonzero(s > threshold - MARGIN)
+    if cand.size > k:
+        sc = s[cand]
+        kth = np.partition(sc, sc.size - k)[sc.size - k]
+        cand = cand[sc >= kth - 2 * MARGIN]
+    return cand
+
+
+def _rescored(mat: np.ndarray, at: np.ndarray, at_keys: np.ndarray, query: np.ndarray, threshold: float
+              ) -> list[tuple[int, float]]:
+    """(key, cosine) of the rows `at` above `threshold`, cosines as float64 sums rounded to float32."""
+    exact = (np.asarray(mat[at], dtype=np.float64) @ query.astype(np.float64)).astype(np.float32)
+    keep = exact > threshold
+    return [(int(h), float(x)) for h, x in zip(at_keys[keep], exact[keep])]
 
 
 def _from_index(vc: Any, snap: tuple[np.ndarray, np.ndarray, np.ndarray], brow: np.ndarray, todo: list[int],
@@ -90,14 +102,12 @@ def _from_index(vc: Any, snap: tuple[np.ndarray, np.ndarray, np.ndarray], brow: 
         if cand is None:
             out[:] = [[] for _ in out]
             return False
-        # rows another process appended since the snapshot are not part of this answer
+        cand = cand[cand < mat.shape[0]]   # rows another process appended since the snapshot: not part of it
+        cand = cand[_shortlist(np.einsum("ij,j->i", mat[cand], query), k, threshold)]
         pos = np.minimum(np.searchsorted(rows, cand), rows.size - 1)
-        pos = pos[rows[pos] == cand]
-        if pos.size == 0:
-            continue
-        exact = (np.asarray(mat[rows[pos]], dtype=np.float64) @ query.astype(np.float64)).astype(np.float32)
-        keep = exact > threshold
-        out[i] = [(int(h), float(x)) for h, x in zip(keys[pos[keep]], exact[keep])]
+        cand, pos = cand[rows[pos] == cand], pos[rows[pos] == cand]
+        if cand.size:
+            out[i] = _rescored(mat, cand, keys[pos], query, threshold)
     return True
 
 
