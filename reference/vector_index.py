@@ -32,24 +32,30 @@ from __future__ import annotations
 
 import numpy as np
 
-try:
-    import faiss
-except ImportError:  # pragma: no cover - faiss-cpu is a required dependency
-    faiss = None
 
 INDEX_MIN_ROWS = 20_000   # below this many rows (live or not) every search is the exact scan
 TRAIN_ROWS = 20_000       # the quantizer is trained on the first rows of the file, at most this many
 MIN_TRAIN_ROWS = 1_000    # and at least this many (k-means of 16 centroids wants >= 624 points)
 MIN_CANDIDATES = 1_000    # see oversample
 
-if faiss is not None:
-    # one thread: answers must not depend on OpenMP scheduling, and on a busy 2-core machine
-    # waking threads costs more than they gain
-    faiss.omp_set_num_threads(1)
+_FAISS: list = []   # the faiss module once imported (or None if it cannot be): imported on first use, ~0.1 s
+
+
+def _faiss():
+    if not _FAISS:
+        try:
+            import faiss
+            # one thread: answers must not depend on OpenMP scheduling, and on a busy 2-core machine
+            # waking threads costs more than they gain
+            faiss.omp_set_num_threads(1)
+        except ImportError:   # a required dependency; without it every search stays exact
+            faiss = None
+        _FAISS.append(faiss)
+    return _FAISS[0]
 
 
 def available() -> bool:
-    return faiss is not None
+    return _faiss() is not None
 
 
 def oversample(k: int) -> int:
@@ -87,6 +93,7 @@ class QuantizedRows:
 
     def catch_up(self, mat: np.ndarray) -> None:
         """Code the rows of `mat` not coded yet (training first, from its leading rows)."""
+        faiss = _faiss()
         if self._index is None:
             self._coarse = faiss.IndexFlatIP(self.dim)   # one list: kept alive beside the index
             subs = self.dim // 2 if self.dim % 2 == 0 else self.dim   # 2 dimensions per 4-bit code
@@ -103,6 +110,7 @@ class QuantizedRows:
     def search(self, queries: np.ndarray, count: int, bitmap: np.ndarray) -> np.ndarray:
         """Rows (one array per query, best approximate score first) of up to `count` rows whose
         bit is set in `bitmap` (see `row_mask`)."""
+        faiss = _faiss()
         sel = faiss.IDSelectorBitmap(len(bitmap), faiss.swig_ptr(bitmap))
         _, found = self._index.search(np.ascontiguousarray(queries, dtype=np.float32), int(count),
                                       params=faiss.SearchParametersIVF(sel=sel, nprobe=1))

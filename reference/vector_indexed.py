@@ -44,8 +44,8 @@ class IndexedSearch:
         """The quantized index answers when the cache has reached its threshold and the rows that
         qualify are many (a few are gathered and scored exactly) and more than the candidates."""
         least = vector_index.INDEX_MIN_ROWS if self.index_min_rows is None else self.index_min_rows
-        return (vector_index.available() and self._n >= vector_index.threshold(least) and qualifying > count
-                and qualifying * 4 >= self._n)
+        return (self._n >= vector_index.threshold(least) and qualifying > count and qualifying * 4 >= self._n
+                and vector_index.available())
 
     def _topk_indexed(self, q: np.ndarray, k: int, bitmap: np.ndarray, with_ties: bool) -> list[tuple[int, float]]:
         """`topk` among the index's candidates, re-scored exactly (same scores and tie rules)."""

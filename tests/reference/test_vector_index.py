@@ -88,7 +88,7 @@ def test_index_answer_is_the_exact_answer_among_its_candidates(tmp_path_factory,
                     cache.index_min_rows = FORCED
                     got = cache.topk(q, k, alw, tags=tags, with_ties=ties)
                     if not seen:     # a small share of the rows qualifies: the exact gather answered
-                        assert alw is not None and tags is not None
+                        assert alw is not None
                         continue
                     used += 1
                     keys = np.asarray([cache._keys[r] for r in seen[0]], dtype=np.uint64)
@@ -97,7 +97,7 @@ def test_index_answer_is_the_exact_answer_among_its_candidates(tmp_path_factory,
                     exact_all = cache.topk(q, 10 ** 6, alw, tags=tags)
                     assert set(keys.tolist()) <= {h for h, _ in exact_all}   # live, qualifying rows
                     assert got == cache.topk(q, k, keys, tags=tags, with_ties=ties)
-    assert used >= 9 * len(steps)
+    assert used >= 6 * len(steps)   # at least every search without `allowed`
     cache.close()
 
 
