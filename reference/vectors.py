@@ -229,12 +229,18 @@ class VectorCache(IndexedSearch):
 
         For callers scoring many queries at once (the knowledge layer's batch neighbours):
         rows are checked like every read; the matrix is a read-only view that later appends
-        do not change (rows only grow).
+        do not change (rows only grow). The keys are kept (read-only) until rows are added:
+        the knowledge layer asks once per write.
         """
         with self._lock:
             self._sync_checked()
             rows, _ = self._selection(tags)
-            return self._matrix(), rows, self._keys[rows]
+            cached = ("keys", None if tags is None else tuple(sorted({int(t) for t in tags})))
+            keys = self._selections.get(cached)
+            if keys is None:
+                keys = self._selections[cached] = self._keys[rows]
+                keys.flags.writeable = False
+            return self._matrix(), rows, keys
 
     def rows_of(self, key_hashes: Sequence[int] | np.ndarray) -> np.ndarray:
         """The live row index of each key (-1 where it has none), for use with `snapshot`'s matrix."""
@@ -254,8 +260,10 @@ class VectorCache(IndexedSearch):
         hit = self._selections.get(key)
         if hit is None:
             mask = self._live[: self._n]
-            if key is not None:
-                mask = mask & np.isin(self._tags[: self._n], np.asarray(key, dtype=np.uint8))
+            if key is not None:  # a 256-entry lookup table: np.isin sorts, 4x slower at 100k rows
+                wanted = np.zeros(256, dtype=bool)
+                wanted[[t for t in key if 0 <= t < 256]] = True
+                mask = mask & wanted[self._tags[: self._n]]
             rows = np.flatnonzero(mask)
             hit = (rows, np.flatnonzero(~mask) if rows.size * 2 >= self._n else None)
             self._selections[key] = hit
