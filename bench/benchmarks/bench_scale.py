@@ -17,7 +17,16 @@ over the same float32 matrix, held in RAM. Every ranker's `extra_info` holds p50
 ms and both as ratios to the floor's, and CPU time (on a shared machine wall time
 also measures the wait for a core). The keyword side is timed alone as well:
 FTS5's `ORDER BY bm25` against the numpy `KeywordIndex` (same answers, checked).
-The table of all figures is written to
+The vector cache's index (reference/vector_index.py) is measured against
+the exact path on the same store: recall@10 / @100 of `topk` over 300
+embedded queries and both paths' latency beside the floor; the knowledge
+layer's neighbour lookup (`live_neighbours`) right after a live write and for
+a batch of 1,000, with its top-10 recall. Below the index's threshold (the
+small scale) the index is forced on from the store's size. With
+CODEMEM_BENCH_REAL_VECTORS=1 the recall is also measured on real text: every
+memory of the large tier's three hunk scenarios (built on first use into the
+scenario cache, see bench/scenario/large.py) embedded with the default embedder,
+and their queries. The table of all figures is written to
 /tmp/codemem-bench-scale/report-N.md at the end of the module (and printed with -s).
 """
 from __future__ import annotations
