@@ -24,14 +24,14 @@ class IndexedSearch:
         """Rows (ascending, for `snapshot`'s matrix) of about the `count` live rows carrying one of
         `tags` nearest the query, from the quantized index, leaving out the `hidden` rows.
 
-        None when the index is not in use (below its threshold, or too few rows qualify):
-        then the caller scans exactly. Scores are the caller's to compute exactly.
+        None when the index is not in use (below its threshold, too few rows qualify, or a zero
+        query, for which every row ties): then the caller scans exactly. Scores are the caller's to compute exactly.
         """
         q = self._query(query_vec)
         with self._lock:
             self._sync_checked()
             rows, _ = self._selection(tags)
-            if not self._use_index(rows.size, count):
+            if not (q.any() and self._use_index(rows.size, count)):
                 return None
             bitmap = self._bitmap(tags, rows)
             if hidden is not None and len(hidden):

@@ -177,7 +177,7 @@ class VectorCache(IndexedSearch):
                 rows, excluded = self._selection(tags)
                 if rows.size == 0:
                     return []
-                if self._use_index(rows.size, vector_index.oversample(k)):
+                if q.any() and self._use_index(rows.size, vector_index.oversample(k)):
                     return self._topk_indexed(q, k, self._bitmap(tags, rows), with_ties)
                 if excluded is not None:  # most rows qualify: score them all, rule the others out
                     scores = _dot(self._matrix(), q)
@@ -187,7 +187,7 @@ class VectorCache(IndexedSearch):
                 rows = self._allowed_rows(allowed, tags)
                 if rows.size == 0:
                     return []
-                if self._use_index(rows.size, vector_index.oversample(k)):
+                if q.any() and self._use_index(rows.size, vector_index.oversample(k)):
                     return self._topk_indexed(q, k, vector_index.row_mask(self._n, rows), with_ties)
             return self._best(self._scores_of(rows, q), rows, min(k, rows.size), with_ties)
 

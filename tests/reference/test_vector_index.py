@@ -199,3 +199,14 @@ def test_candidate_rows_leave_out_hidden_and_other_tags(tmp_path):
 @pytest.mark.parametrize("k", [1, 64])
 def test_oversample(k):
     assert vector_index.oversample(k) == max(50, 10 * k)
+
+
+def test_a_zero_query_is_answered_exactly(tmp_path):
+    """Every row ties at 0 for a zero query: the exact path's smallest keys, not the index's pick."""
+    rng = np.random.default_rng(7)
+    cache = VectorCache(tmp_path, DIM)
+    _fill(cache, rng, 1_500, 100_000)
+    zero = np.zeros(DIM, dtype=np.float32)
+    got, want, used = _both(cache, lambda: cache.topk(zero, 5, with_ties=True))
+    assert not used and got == want and len(got) == len(cache)
+    assert cache.candidate_rows(zero, 60) is None
