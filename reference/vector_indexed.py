@@ -30,22 +30,37 @@ class IndexedSearch:
         q = self._query(query_vec)
         with self._lock:
             self._sync_checked()
-            rows, _ = self._selection(tags)
-            if not (q.any() and self._use_index(rows.size, count)):
+            if not (q.any() and self._index_ready()):
                 return None
-            bitmap = self._bitmap(tags, rows)
+            bitmap, qualifying = self._bitmap(tags)
+            if not self._use_index(qualifying, count):
+                return None
             if hidden is not None and len(hidden):
                 bitmap = bitmap.copy()
                 h = np.asarray(hidden, dtype=np.int64)
                 np.bitwise_and.at(bitmap, h >> 3, np.uint8(255) ^ (1 << (h & 7)).astype(np.uint8))
             return np.sort(self._quantized_index().search(q[None, :], count, bitmap)[0])
 
+    def rows_at(self, rows: np.ndarray) -> np.ndarray:
+        """Float32 copies of the given rows (row numbers as `candidate_rows` and `rows_of` give them)."""
+        with self._lock:
+            self._sync_checked()
+            return np.asarray(self._matrix())[np.asarray(rows, dtype=np.int64)]
+
+    def keys_at(self, rows: np.ndarray) -> np.ndarray:
+        """The key hash of each given row."""
+        with self._lock:
+            return self._keys[np.asarray(rows, dtype=np.int64)]
+
+    def _index_ready(self) -> bool:
+        """The cache has reached the index's threshold (and faiss is there)."""
+        least = vector_index.INDEX_MIN_ROWS if self.index_min_rows is None else self.index_min_rows
+        return self._n >= vector_index.threshold(least) and vector_index.available()
+
     def _use_index(self, qualifying: int, count: int) -> bool:
         """The quantized index answers when the cache has reached its threshold and the rows that
         qualify are many (a few are gathered and scored exactly) and more than the candidates."""
-        least = vector_index.INDEX_MIN_ROWS if self.index_min_rows is None else self.index_min_rows
-        return (self._n >= vector_index.threshold(least) and qualifying > count and qualifying * 4 >= self._n
-                and vector_index.available())
+        return self._index_ready() and qualifying > count and qualifying * 4 >= self._n
 
     def _topk_indexed(self, q: np.ndarray, k: int, bitmap: np.ndarray, with_ties: bool) -> list[tuple[int, float]]:
         """`topk` among the index's candidates, re-scored exactly (same scores and tie rules)."""
@@ -60,10 +75,11 @@ class IndexedSearch:
         self._quantized.catch_up(self._matrix())
         return self._quantized
 
-    def _bitmap(self, tags: Sequence[int] | None, rows: np.ndarray) -> np.ndarray:
-        """The faiss bitmap of `_selection(tags)`'s rows, kept until rows are added."""
+    def _bitmap(self, tags: Sequence[int] | None) -> tuple[np.ndarray, int]:
+        """(faiss bitmap of the live rows carrying one of `tags`, how many), kept until rows are added."""
         key = None if tags is None else tuple(sorted({int(t) for t in tags}))
         hit = self._bitmaps.get(key)
         if hit is None:
-            hit = self._bitmaps[key] = vector_index.row_mask(self._n, rows)
+            mask = self._tag_mask(key)
+            hit = self._bitmaps[key] = (np.packbits(mask, bitorder="little"), int(np.count_nonzero(mask)))
         return hit

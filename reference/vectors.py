@@ -174,11 +174,13 @@ class VectorCache(IndexedSearch):
         with self._lock:
             self._sync_checked()
             if allowed is None:
+                if q.any() and self._index_ready():
+                    bitmap, qualifying = self._bitmap(tags)
+                    if self._use_index(qualifying, vector_index.oversample(k)):
+                        return self._topk_indexed(q, k, bitmap, with_ties)
                 rows, excluded = self._selection(tags)
                 if rows.size == 0:
                     return []
-                if q.any() and self._use_index(rows.size, vector_index.oversample(k)):
-                    return self._topk_indexed(q, k, self._bitmap(tags, rows), with_ties)
                 if excluded is not None:  # most rows qualify: score them all, rule the others out
                     scores = _dot(self._matrix(), q)
                     scores[excluded] = -np.inf
@@ -259,15 +261,20 @@ class VectorCache(IndexedSearch):
         key = None if tags is None else tuple(sorted({int(t) for t in tags}))
         hit = self._selections.get(key)
         if hit is None:
-            mask = self._live[: self._n]
-            if key is not None:  # a 256-entry lookup table: np.isin sorts, 4x slower at 100k rows
-                wanted = np.zeros(256, dtype=bool)
-                wanted[[t for t in key if 0 <= t < 256]] = True
-                mask = mask & wanted[self._tags[: self._n]]
+            mask = self._tag_mask(key)
             rows = np.flatnonzero(mask)
             hit = (rows, np.flatnonzero(~mask) if rows.size * 2 >= self._n else None)
             self._selections[key] = hit
         return hit
+
+    def _tag_mask(self, key: tuple[int, ...] | None) -> np.ndarray:
+        """Per row so far: live and carrying one of the tags in `key` (any tag when None)."""
+        mask = self._live[: self._n]
+        if key is None:
+            return mask
+        wanted = np.zeros(256, dtype=bool)  # a lookup table: np.isin sorts, 4x slower at 100k rows
+        wanted[[t for t in key if 0 <= t < 256]] = True
+        return mask & wanted[self._tags[: self._n]]
 
     def _allowed_rows(self, allowed: np.ndarray, tags: Sequence[int] | None) -> np.ndarray:
         """Live rows (ascending) of the `allowed` keys that carry one of `tags`."""
