@@ -30,6 +30,8 @@ ruled out by the caller's row mask, as the exact scan rules them out by score.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 
@@ -91,8 +93,8 @@ class QuantizedRows:
         self._index = self._coarse = None
         self.n = 0  # rows coded so far
 
-    def catch_up(self, mat: np.ndarray) -> None:
-        """Code the rows of `mat` not coded yet (training first, from its leading rows)."""
+    def catch_up(self, n: int, span: Callable[[int, int], np.ndarray]) -> None:
+        """Code rows [self.n, n), read as `span(start, stop)` (training first, from the leading rows)."""
         faiss = _faiss()
         if self._index is None:
             self._coarse = faiss.IndexFlatIP(self.dim)   # one list: kept alive beside the index
@@ -100,12 +102,11 @@ class QuantizedRows:
             index = faiss.IndexIVFPQFastScan(self._coarse, self.dim, 1, subs, 4, faiss.METRIC_INNER_PRODUCT)
             index.by_residual = False
             index.pq.cp.seed = 1234
-            index.train(np.ascontiguousarray(mat[: self.n_train], dtype=np.float32))
+            index.train(np.ascontiguousarray(span(0, self.n_train), dtype=np.float32))
             self._index = index
-        if mat.shape[0] > self.n:
-            for start in range(self.n, mat.shape[0], 65_536):  # bounded copies out of the mmap
-                self._index.add(np.ascontiguousarray(mat[start: min(mat.shape[0], start + 65_536)]))
-            self.n = mat.shape[0]
+        for start in range(self.n, n, 65_536):  # bounded copies out of the mmap
+            self._index.add(np.ascontiguousarray(span(start, min(n, start + 65_536)), dtype=np.float32))
+        self.n = max(self.n, n)
 
     def search(self, queries: np.ndarray, count: int, bitmap: np.ndarray) -> np.ndarray:
         """Rows (one array per query, best approximate score first) of up to `count` rows whose

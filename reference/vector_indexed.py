@@ -45,7 +45,7 @@ class IndexedSearch:
         """Float32 copies of the given rows (row numbers as `candidate_rows` and `rows_of` give them)."""
         with self._lock:
             self._sync_checked()
-            return np.asarray(self._matrix())[np.asarray(rows, dtype=np.int64)]
+            return self._recent.gather(rows, self._n, self._matrix)
 
     def keys_at(self, rows: np.ndarray) -> np.ndarray:
         """The key hash of each given row."""
@@ -65,14 +65,16 @@ class IndexedSearch:
     def _topk_indexed(self, q: np.ndarray, k: int, bitmap: np.ndarray, with_ties: bool) -> list[tuple[int, float]]:
         """`topk` among the index's candidates, re-scored exactly (same scores and tie rules)."""
         cand = np.sort(self._quantized_index().search(q[None, :], vector_index.oversample(k), bitmap)[0])
-        return self._best(self._scores_of(cand, q), cand, min(k, cand.size), with_ties)
+        # the exact path's `_scores_of` for a few rows: einsum over the gathered rows (same bytes, same sums)
+        scores = np.einsum("ij,j->i", self._recent.gather(cand, self._n, self._matrix), q)
+        return self._best(scores, cand, min(k, cand.size), with_ties)
 
     def _quantized_index(self) -> vector_index.QuantizedRows:
         """The quantized index, built on first use and extended by the rows appended since."""
         if self._quantized is None:
             least = vector_index.INDEX_MIN_ROWS if self.index_min_rows is None else self.index_min_rows
             self._quantized = vector_index.QuantizedRows(self.dim, vector_index.train_rows(least))
-        self._quantized.catch_up(self._matrix())
+        self._quantized.catch_up(self._n, lambda a, b: self._recent.span(a, b, self._n, self._matrix))
         return self._quantized
 
     def _bitmap(self, tags: Sequence[int] | None) -> tuple[np.ndarray, int]:

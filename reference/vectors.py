@@ -33,6 +33,7 @@ import numpy as np
 from reference import vector_index
 from reference.errors import corrupt
 from reference.vector_indexed import IndexedSearch
+from reference.vector_rows import RecentRows
 from reference.vector_files import VectorDimMismatch, VectorFiles, VectorModelMismatch
 
 __all__ = ["VectorCache", "VectorDimMismatch", "VectorModelMismatch"]
@@ -60,6 +61,7 @@ class VectorCache(IndexedSearch):
         self._selections: dict = {}  # tags -> (rows, other rows), see _selection
         self._bitmaps: dict = {}  # tags -> faiss bitmap of those rows, kept like _selections
         self._quantized: vector_index.QuantizedRows | None = None  # built on first use above the threshold
+        self._recent = RecentRows(self.dim)  # the index path's gathers (vector_rows.py)
         self.index_min_rows: int | None = None  # None: vector_index.INDEX_MIN_ROWS (read at each search)
         self.bad_rows: dict[int, int] = {}  # row -> key as stored, for rows failing their checksum
         with self._lock, self._files.locked():
@@ -295,6 +297,7 @@ class VectorCache(IndexedSearch):
     def close(self) -> None:
         with self._lock:
             self._mat = self._quantized = None
+            self._recent = RecentRows(self.dim)
             self._files.close()
 
     # -- internals -----------------------------------------------------------------
@@ -345,6 +348,7 @@ class VectorCache(IndexedSearch):
             self._sorted = None
             self._selections, self._bitmaps = {}, {}
             return
+        self._recent.appended(self._n, rows)
         for i, key in enumerate(keys.tolist()):
             row = self._n + i
             old = self._latest.get(key)

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reference import vector_index
+from reference import vector_index, vector_rows
 from reference.vectors import VectorCache
 
 DIM = 16
@@ -210,3 +210,21 @@ def test_a_zero_query_is_answered_exactly(tmp_path):
     got, want, used = _both(cache, lambda: cache.topk(zero, 5, with_ties=True))
     assert not used and got == want and len(got) == len(cache)
     assert cache.candidate_rows(zero, 60) is None
+
+
+def test_recent_rows_gather_what_the_file_holds(tmp_path, monkeypatch):
+    """The index path's gathers (one mapping kept across appends, appended rows in memory) return the
+    file's rows, through appends by this handle and another, and past the in-memory limit."""
+    monkeypatch.setattr(vector_rows, "TAIL_ROWS", 40)
+    rng = np.random.default_rng(8)
+    a, b = VectorCache(tmp_path, DIM), VectorCache(tmp_path, DIM)
+    _fill(a, rng, 100, 1_000)
+    for step in range(30):
+        (a if step % 3 else b).put_many(rng.integers(1, 1_000, 7).tolist(),
+                                        rng.standard_normal((7, DIM)).astype(np.float32))
+        if step == 20:
+            a.remove(int(a.keys()[0]))
+        rows = rng.integers(0, a.stats()["rows"], 50)
+        got = a.rows_at(rows)
+        assert np.array_equal(got, np.asarray(a._matrix())[rows])
+    assert a._recent.base is not None and a._recent.tail_n > 0   # the last gathers came partly from memory
