@@ -34,12 +34,13 @@ from reference import vector_index
 from reference.errors import corrupt
 from reference.vector_indexed import IndexedSearch
 from reference.vector_rows import RecentRows
+from reference.vector_selection import RowSelections
 from reference.vector_files import VectorDimMismatch, VectorFiles, VectorModelMismatch
 
 __all__ = ["VectorCache", "VectorDimMismatch", "VectorModelMismatch"]
 
 
-class VectorCache(IndexedSearch):
+class VectorCache(RowSelections, IndexedSearch):
     """Vectors of one dimension, keyed by u64 hash, persisted under `data_dir`."""
 
     def __init__(self, data_dir: str | Path, dim: int, *, model: str = "") -> None:
@@ -256,37 +257,6 @@ class VectorCache(IndexedSearch):
                 if row is not None and self._live[row]:
                     out[i] = row
             return out
-
-    def _selection(self, tags: Sequence[int] | None) -> tuple[np.ndarray, np.ndarray | None]:
-        """(live rows carrying one of `tags` (any when None), the other rows or None when those are
-        the majority), kept until rows are added."""
-        key = None if tags is None else tuple(sorted({int(t) for t in tags}))
-        hit = self._selections.get(key)
-        if hit is None:
-            mask = self._tag_mask(key)
-            rows = np.flatnonzero(mask)
-            hit = (rows, np.flatnonzero(~mask) if rows.size * 2 >= self._n else None)
-            self._selections[key] = hit
-        return hit
-
-    def _tag_mask(self, key: tuple[int, ...] | None) -> np.ndarray:
-        """Per row so far: live and carrying one of the tags in `key` (any tag when None)."""
-        mask = self._live[: self._n]
-        if key is None:
-            return mask
-        wanted = np.zeros(256, dtype=bool)  # a lookup table: np.isin sorts, 4x slower at 100k rows
-        wanted[[t for t in key if 0 <= t < 256]] = True
-        return mask & wanted[self._tags[: self._n]]
-
-    def _allowed_rows(self, allowed: np.ndarray, tags: Sequence[int] | None) -> np.ndarray:
-        """Live rows (ascending) of the `allowed` keys that carry one of `tags`."""
-        keys = np.asarray(allowed, dtype=np.uint64).reshape(-1)
-        if keys.size > 1 and not (keys[1:] > keys[:-1]).all():
-            keys = np.unique(keys)
-        rows, _ = self._rows_for(keys)
-        if tags is not None:
-            rows = rows[np.isin(self._tags[rows], np.asarray(list(tags), dtype=np.uint8))]
-        return np.sort(rows)
 
     def stats(self) -> dict[str, int]:
         with self._lock:

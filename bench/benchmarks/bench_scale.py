@@ -316,7 +316,7 @@ def test_vector_index_recall_and_latency(benchmark, built, floor, figures):
         out[label] = (statistics.median(lat), _pct(lat, .95), statistics.median(cpu), _pct(cpu, .95))
     vc.index_min_rows = None
     fl = [floor() for _ in range(90)]
-    fw, fc = [w for w, _ in fl], [c for _, c in fl]
+    fc = [c for _, c in fl]
     for label, (p50, p95, c50, c95) in out.items():
         figures.add(f"vector topk(k=10), {label} path", f"{p50:.2f} / {p95:.2f} ms; CPU {c50:.2f} / {c95:.2f} ms; "
                     f"CPU ratio to the floor {c50 / statistics.median(fc):.2f}x / {c95 / _pct(fc, .95):.2f}x")
