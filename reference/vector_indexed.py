@@ -78,10 +78,23 @@ class IndexedSearch:
         return self._quantized
 
     def _bitmap(self, tags: Sequence[int] | None) -> tuple[np.ndarray, int]:
-        """(faiss bitmap of the live rows carrying one of `tags`, how many), kept until rows are added."""
+        """(faiss bitmap of the live rows carrying one of `tags`, how many), kept up to date as rows are
+        added (`_extend_bitmaps`): recomputing it costs about 0.2 ms at 100k rows, on every write."""
         key = None if tags is None else tuple(sorted({int(t) for t in tags}))
         hit = self._bitmaps.get(key)
         if hit is None:
             mask = self._tag_mask(key)
             hit = self._bitmaps[key] = (np.packbits(mask, bitorder="little"), int(np.count_nonzero(mask)))
         return hit
+
+    def _extend_bitmaps(self, start: int, died: np.ndarray) -> None:
+        """Rows [start, n) were just indexed and the rows `died` (below `start`) stopped being live."""
+        for key, (bitmap, count) in list(self._bitmaps.items()):
+            grown = np.zeros((self._n + 7) // 8, dtype=np.uint8)
+            grown[: bitmap.size] = bitmap
+            wanted = np.ones(256, dtype=bool) if key is None else np.isin(np.arange(256), key)
+            gone = died[wanted[self._tags[died]]]
+            np.bitwise_and.at(grown, gone >> 3, np.uint8(255) ^ (1 << (gone & 7)).astype(np.uint8))
+            new = start + np.flatnonzero(self._live[start: self._n] & wanted[self._tags[start: self._n]])
+            np.bitwise_or.at(grown, new >> 3, (1 << (new & 7)).astype(np.uint8))
+            self._bitmaps[key] = (grown, count - gone.size + new.size)

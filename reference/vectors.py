@@ -319,16 +319,20 @@ class VectorCache(RowSelections, IndexedSearch):
             self._selections, self._bitmaps = {}, {}
             return
         self._recent.appended(self._n, rows)
+        start, died = self._n, []
         for i, key in enumerate(keys.tolist()):
             row = self._n + i
             old = self._latest.get(key)
             if old is not None:
+                if old < start and self._live[old]:
+                    died.append(old)
                 self._live[old] = False
             self._latest[key] = row
             self._live[row] = not tomb[i]
         self._n = n_new
         self._sorted = None
-        self._selections, self._bitmaps = {}, {}
+        self._selections = {}
+        self._extend_bitmaps(start, np.asarray(died, dtype=np.int64))
 
     def _grow(self, n: int) -> None:
         if n <= len(self._keys):

@@ -228,3 +228,30 @@ def test_recent_rows_gather_what_the_file_holds(tmp_path, monkeypatch):
         got = a.rows_at(rows)
         assert np.array_equal(got, np.asarray(a._matrix())[rows])
     assert a._recent.base is not None and a._recent.tail_n > 0   # the last gathers came partly from memory
+
+
+def test_bitmaps_kept_up_to_date_equal_fresh_ones(tmp_path):
+    """The tag bitmaps extended after every append (re-puts, removes, another handle's rows) equal
+    bitmaps computed afresh, with the same counts."""
+    rng = np.random.default_rng(9)
+    a, b = VectorCache(tmp_path, DIM), VectorCache(tmp_path, DIM)
+    _fill(a, rng, 200, 300)
+    for step in range(40):
+        for tags in (None, [1], [0, 2, 3]):
+            a._bitmap(tags)                       # cached, then kept up to date
+        cache = a if step % 4 else b
+        if step % 5 == 4:
+            cache.remove_many(rng.integers(1, 301, 6).tolist())
+        else:
+            _fill(cache, rng, int(rng.integers(1, 9)), 300)
+        a.keys()                                  # picks up b's rows
+        for tags in (None, [1], [0, 2, 3]):
+            kept = a._bitmap(tags)
+            fresh = _fresh_bitmap(a, tags)
+            assert np.array_equal(kept[0], fresh[0]) and kept[1] == fresh[1], (step, tags)
+
+
+def _fresh_bitmap(cache: VectorCache, tags):
+    """The bitmap of `tags` computed from scratch."""
+    mask = cache._tag_mask(None if tags is None else tuple(sorted(tags)))
+    return np.packbits(mask, bitorder="little"), int(mask.sum())
