@@ -10,6 +10,10 @@ asking anyone which key is what.
 
 Every read first checks the size of `vectors.keys` and picks up rows that
 another process appended. Scores are exact cosine, computed with `np.einsum`.
+Above `vector_index.INDEX_MIN_ROWS` rows (or the cache's `index_min_rows`), `topk`
+takes its candidates from a quantized in-memory index (`vector_index.py`) and
+re-scores them exactly: the cosines returned are the exact path's, the choice of
+candidates is approximate (recall measured in bench/benchmarks/bench_scale.py).
 
 Integrity (issue 11): every row's checksum (vector_files.py) is checked when
 the row is indexed, which is on open and whenever rows appended since are
@@ -26,13 +30,17 @@ from pathlib import Path
 
 import numpy as np
 
+from reference import vector_index
 from reference.errors import corrupt
+from reference.vector_indexed import IndexedSearch
+from reference.vector_rows import RecentRows
+from reference.vector_selection import RowSelections
 from reference.vector_files import VectorDimMismatch, VectorFiles, VectorModelMismatch
 
 __all__ = ["VectorCache", "VectorDimMismatch", "VectorModelMismatch"]
 
 
-class VectorCache:
+class VectorCache(RowSelections, IndexedSearch):
     """Vectors of one dimension, keyed by u64 hash, persisted under `data_dir`."""
 
     def __init__(self, data_dir: str | Path, dim: int, *, model: str = "") -> None:
@@ -52,6 +60,10 @@ class VectorCache:
         self._mat: np.ndarray | None = None
         self._sorted: tuple[np.ndarray, np.ndarray] | None = None
         self._selections: dict = {}  # tags -> (rows, other rows), see _selection
+        self._bitmaps: dict = {}  # tags -> faiss bitmap of those rows, kept like _selections
+        self._quantized: vector_index.QuantizedRows | None = None  # built on first use above the threshold
+        self._recent = RecentRows(self.dim)  # the index path's gathers (vector_rows.py)
+        self.index_min_rows: int | None = None  # None: vector_index.INDEX_MIN_ROWS (read at each search)
         self.bad_rows: dict[int, int] = {}  # row -> key as stored, for rows failing their checksum
         with self._lock, self._files.locked():
             self.model = self._files.check_header()
@@ -165,6 +177,10 @@ class VectorCache:
         with self._lock:
             self._sync_checked()
             if allowed is None:
+                if q.any() and self._index_ready():
+                    bitmap, qualifying = self._bitmap(tags)
+                    if self._use_index(qualifying, vector_index.oversample(k)):
+                        return self._topk_indexed(q, k, bitmap, with_ties)
                 rows, excluded = self._selection(tags)
                 if rows.size == 0:
                     return []
@@ -176,6 +192,8 @@ class VectorCache:
                 rows = self._allowed_rows(allowed, tags)
                 if rows.size == 0:
                     return []
+                if q.any() and self._use_index(rows.size, vector_index.oversample(k)):
+                    return self._topk_indexed(q, k, vector_index.row_mask(self._n, rows), with_ties)
             return self._best(self._scores_of(rows, q), rows, min(k, rows.size), with_ties)
 
     def _best(self, scores: np.ndarray, rows: np.ndarray | None, k: int, with_ties: bool) -> list[tuple[int, float]]:
@@ -216,12 +234,18 @@ class VectorCache:
 
         For callers scoring many queries at once (the knowledge layer's batch neighbours):
         rows are checked like every read; the matrix is a read-only view that later appends
-        do not change (rows only grow).
+        do not change (rows only grow). The keys are kept (read-only) until rows are added:
+        the knowledge layer asks once per write.
         """
         with self._lock:
             self._sync_checked()
             rows, _ = self._selection(tags)
-            return self._matrix(), rows, self._keys[rows]
+            cached = ("keys", None if tags is None else tuple(sorted({int(t) for t in tags})))
+            keys = self._selections.get(cached)
+            if keys is None:
+                keys = self._selections[cached] = self._keys[rows]
+                keys.flags.writeable = False
+            return self._matrix(), rows, keys
 
     def rows_of(self, key_hashes: Sequence[int] | np.ndarray) -> np.ndarray:
         """The live row index of each key (-1 where it has none), for use with `snapshot`'s matrix."""
@@ -234,30 +258,6 @@ class VectorCache:
                     out[i] = row
             return out
 
-    def _selection(self, tags: Sequence[int] | None) -> tuple[np.ndarray, np.ndarray | None]:
-        """(live rows carrying one of `tags` (any when None), the other rows or None when those are
-        the majority), kept until rows are added."""
-        key = None if tags is None else tuple(sorted({int(t) for t in tags}))
-        hit = self._selections.get(key)
-        if hit is None:
-            mask = self._live[: self._n]
-            if key is not None:
-                mask = mask & np.isin(self._tags[: self._n], np.asarray(key, dtype=np.uint8))
-            rows = np.flatnonzero(mask)
-            hit = (rows, np.flatnonzero(~mask) if rows.size * 2 >= self._n else None)
-            self._selections[key] = hit
-        return hit
-
-    def _allowed_rows(self, allowed: np.ndarray, tags: Sequence[int] | None) -> np.ndarray:
-        """Live rows (ascending) of the `allowed` keys that carry one of `tags`."""
-        keys = np.asarray(allowed, dtype=np.uint64).reshape(-1)
-        if keys.size > 1 and not (keys[1:] > keys[:-1]).all():
-            keys = np.unique(keys)
-        rows, _ = self._rows_for(keys)
-        if tags is not None:
-            rows = rows[np.isin(self._tags[rows], np.asarray(list(tags), dtype=np.uint8))]
-        return np.sort(rows)
-
     def stats(self) -> dict[str, int]:
         with self._lock:
             self._sync()
@@ -266,7 +266,8 @@ class VectorCache:
 
     def close(self) -> None:
         with self._lock:
-            self._mat = None
+            self._mat = self._quantized = None
+            self._recent = RecentRows(self.dim)
             self._files.close()
 
     # -- internals -----------------------------------------------------------------
@@ -279,8 +280,9 @@ class VectorCache:
 
     def _scores_of(self, rows: np.ndarray, q: np.ndarray) -> np.ndarray:
         """Cosines of the given rows: gathered when few, else all rows scored and indexed
-        (copying most of the matrix to gather it costs more than scoring it all)."""
-        mat = self._matrix()
+        (copying most of the matrix to gather it costs more than scoring it all). Gathered from a
+        plain ndarray view: np.memmap's own indexing costs about 0.2 ms a call."""
+        mat = np.asarray(self._matrix())
         if rows.size * 3 < self._n:
             return _dot(mat[rows], q)
         return _dot(mat, q)[rows]
@@ -314,18 +316,23 @@ class VectorCache:
             self._live[:n_new] &= ~tomb
             self._n = n_new
             self._sorted = None
-            self._selections = {}
+            self._selections, self._bitmaps = {}, {}
             return
+        self._recent.appended(self._n, rows)
+        start, died = self._n, []
         for i, key in enumerate(keys.tolist()):
             row = self._n + i
             old = self._latest.get(key)
             if old is not None:
+                if old < start and self._live[old]:
+                    died.append(old)
                 self._live[old] = False
             self._latest[key] = row
             self._live[row] = not tomb[i]
         self._n = n_new
         self._sorted = None
         self._selections = {}
+        self._extend_bitmaps(start, np.asarray(died, dtype=np.int64))
 
     def _grow(self, n: int) -> None:
         if n <= len(self._keys):

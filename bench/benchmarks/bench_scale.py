@@ -17,7 +17,16 @@ over the same float32 matrix, held in RAM. Every ranker's `extra_info` holds p50
 ms and both as ratios to the floor's, and CPU time (on a shared machine wall time
 also measures the wait for a core). The keyword side is timed alone as well:
 FTS5's `ORDER BY bm25` against the numpy `KeywordIndex` (same answers, checked).
-The table of all figures is written to
+The vector cache's index (reference/vector_index.py) is measured against
+the exact path on the same store: recall@10 / @100 of `topk` over 300
+embedded queries and both paths' latency beside the floor; the knowledge
+layer's neighbour lookup (`live_neighbours`) right after a live write and for
+a batch of 1,000, with its top-10 recall. Below the index's threshold (the
+small scale) the index is forced on from the store's size. With
+CODEMEM_BENCH_REAL_VECTORS=1 the recall is also measured on real text: every
+memory of the large tier's three hunk scenarios (built on first use into the
+scenario cache, see bench/scenario/large.py) embedded with the default embedder,
+and their queries. The table of all figures is written to
 /tmp/codemem-bench-scale/report-N.md at the end of the module (and printed with -s).
 """
 from __future__ import annotations
@@ -27,6 +36,7 @@ import random
 import statistics
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -36,11 +46,15 @@ from bench.benchmarks.synthetic_memories import CONTEXTS, TASKS, VOCAB, VOCAB_WE
 from bench.benchmarks.synthetic_memories import record as _record
 from reference.clock import LogicalClock
 from reference.knowledge import KnowledgeLayer
+from reference.knowledge.neighbours import live_neighbours
+from reference.knowledge.relations import RELATE_THRESHOLD, VECTOR_CANDIDATES
 from reference.rankers import Query
 from reference.rankers.registry import make_ranker
 from reference.store import MemoryStore
 from reference.tracker import fts_match
 from reference.tracker.fts_topk import ranked_matches
+from reference import vector_index
+from reference.vector_search import KIND_TAGS
 
 SCALES = {"small": 2_000, "medium": 10_000, "full": 100_000}
 SCALE = os.environ.get("CODEMEM_BENCH_SCALE", "small")
@@ -249,3 +263,152 @@ def test_bare_batch_ingest(benchmark, tmp_path, figures):
     store.close()
     benchmark.extra_info.update(n=n, memories_per_s=round(rate))
     figures.add(f"batch ingest, bare store (no knowledge layer), {n:,} memories", f"{rate:,.0f} memories/s")
+
+
+# -- the vector cache's quantized index (reference/vector_index.py) against the exact scan ---------------------
+EXACT = 10 ** 12     # an index threshold no store reaches: the exact path
+# the index forced on (its threshold also sets how many leading rows train the quantizer: the module's own
+# threshold, or the whole store when smaller)
+FORCED = min(N, vector_index.INDEX_MIN_ROWS)
+MEMORY_TAG = KIND_TAGS["memory"]
+
+
+def _topk_both(vc, q, k: int, forced: int = FORCED) -> tuple[list, list]:
+    """(topk through the index, forced on from `forced` rows; the exact scan's topk) of one query."""
+    vc.index_min_rows = forced
+    got = vc.topk(q, k, tags=[MEMORY_TAG])
+    vc.index_min_rows = EXACT
+    want = vc.topk(q, k, tags=[MEMORY_TAG])
+    vc.index_min_rows = None
+    return got, want
+
+
+def _recall(pairs: list[tuple[list, list]]) -> tuple[float, float]:
+    """(mean, worst) share of the exact answer's keys that the index's answer holds."""
+    shares = [len({h for h, _ in g} & {h for h, _ in w}) / len(w) if w else float(not g) for g, w in pairs]
+    return statistics.fmean(shares), min(shares)
+
+
+def test_vector_index_recall_and_latency(benchmark, built, floor, figures):
+    """Recall@10 / @100 of `VectorCache.topk` through the index against the exact path (300 query
+    texts, embedded as the rankers embed them), then both timed interleaved with the floor."""
+    store, _ = built
+    vc = store.vectors
+    rng = random.Random(2)
+    texts = [" ".join(rng.choices(WORDS, k=3) + rng.choices(VOCAB, weights=VOCAB_WEIGHTS, k=2)) for _ in range(300)]
+    qs = store.embedder.embed(texts)
+    for k in (10, 100):
+        mean, worst = _recall([_topk_both(vc, q, k) for q in qs])
+        figures.add(f"vector index recall@{k} vs exact topk ({len(qs)} queries, {len(vc):,} rows)",
+                    f"mean {mean:.4f}, worst query {worst:.2f}")
+        benchmark.extra_info[f"recall_at_{k}"] = round(mean, 5)
+    out = {}
+    for label, least in (("index", FORCED), ("exact", EXACT)):
+        vc.index_min_rows = least
+        vc.topk(qs[0], 10, tags=[MEMORY_TAG])  # warm (builds the index on first use)
+        lat, cpu = [], []
+        for q in qs[:90]:
+            t0, c0 = time.perf_counter(), time.thread_time()
+            vc.topk(q, 10, tags=[MEMORY_TAG])
+            cpu.append((time.thread_time() - c0) * 1e3)
+            lat.append((time.perf_counter() - t0) * 1e3)
+            floor()
+        out[label] = (statistics.median(lat), _pct(lat, .95), statistics.median(cpu), _pct(cpu, .95))
+    vc.index_min_rows = None
+    fl = [floor() for _ in range(90)]
+    fc = [c for _, c in fl]
+    for label, (p50, p95, c50, c95) in out.items():
+        figures.add(f"vector topk(k=10), {label} path", f"{p50:.2f} / {p95:.2f} ms; CPU {c50:.2f} / {c95:.2f} ms; "
+                    f"CPU ratio to the floor {c50 / statistics.median(fc):.2f}x / {c95 / _pct(fc, .95):.2f}x")
+    figures.add("vector topk(k=10), index / exact (CPU p50)", f"{out['index'][2] / out['exact'][2]:.2f}x")
+    it = iter(list(qs) * 3)
+    benchmark.pedantic(lambda: vc.topk(next(it), 10, tags=[MEMORY_TAG]), rounds=90, iterations=1)
+    benchmark.extra_info.update(n=N, index_cpu_p50_ms=round(out["index"][2], 3),
+                                exact_cpu_p50_ms=round(out["exact"][2], 3),
+                                floor_cpu_p50_ms=round(statistics.median(fc), 3))
+
+
+def test_neighbour_lookup_per_write(benchmark, built, figures):
+    """The knowledge layer's `live_neighbours` through the index and through the exact scan: for one
+    write just made (as a live write runs it: the cache has just grown by a row, so its mmap and row
+    selections are fresh), and for the latest 1,000 memories as one batch; time and recall of the top
+    10 above the RELATE threshold."""
+    store, _ = built
+    vc = store.vectors
+    rng = random.Random(3)
+    top = lambda hs: sorted(hs, key=lambda h: (-h[1], h[0]))[:VECTOR_CANDIDATES]  # noqa: E731
+    res: dict[str, tuple] = {}
+    for label, least in (("index", FORCED), ("exact", EXACT)):
+        vc.index_min_rows = least
+        lat, cpu = [], []
+        for j in range(31):
+            entry = store.write_memory(**_record(rng, 10_000_000 + j))
+            t0, c0 = time.perf_counter(), time.thread_time()
+            live_neighbours(store, [entry], VECTOR_CANDIDATES, RELATE_THRESHOLD)
+            cpu.append((time.thread_time() - c0) * 1e3)
+            lat.append((time.perf_counter() - t0) * 1e3)
+        lat, cpu = lat[1:], cpu[1:]   # the first builds the index (or warms the scan)
+        _, _, keys = vc.snapshot(tags=[MEMORY_TAG])
+        entries = [SimpleNamespace(key_hash=int(h)) for h in keys[-1000:]]   # the latest memories, in row order
+        t0, c0 = time.perf_counter(), time.thread_time()
+        live_neighbours(store, entries, VECTOR_CANDIDATES, RELATE_THRESHOLD)
+        res[label] = (statistics.median(lat), _pct(lat, .95), statistics.median(cpu), _pct(cpu, .95),
+                      time.perf_counter() - t0, time.thread_time() - c0)
+    vc.index_min_rows = None
+    for label, (w50, w95, c50, c95, bw, bc) in res.items():
+        figures.add(f"neighbour lookup ({label}): one live write p50 / p95; a batch of 1,000",
+                    f"{w50:.2f} / {w95:.2f} ms (CPU {c50:.2f} / {c95:.2f} ms); batch {bw:.2f} s (CPU {bc:.2f} s)")
+    benchmark.extra_info.update(n=N, index_cpu_ms=round(res["index"][2], 3), exact_cpu_ms=round(res["exact"][2], 3))
+    # recall: the same lookups (the latest 1,000 memories as a batch, and 30 single ones) both ways
+    _, _, keys = vc.snapshot(tags=[MEMORY_TAG])
+    entries = [SimpleNamespace(key_hash=int(h)) for h in keys[-1000:]]
+    both = {}
+    for label, least in (("index", FORCED), ("exact", EXACT)):
+        vc.index_min_rows = least
+        singles = [live_neighbours(store, [e], VECTOR_CANDIDATES, RELATE_THRESHOLD)[0] for e in entries[-30:]]
+        both[label] = [top(g) for g in singles + live_neighbours(store, entries, VECTOR_CANDIDATES, RELATE_THRESHOLD)]
+    vc.index_min_rows = FORCED
+    mean, worst = _recall(list(zip(both["index"], both["exact"])))
+    figures.add(f"neighbour top {VECTOR_CANDIDATES} recall, index vs exact ({len(both['exact'])} lookups)",
+                f"mean {mean:.4f}, worst {worst:.2f}")
+    it = iter(entries[-30:] * 2)
+    benchmark.pedantic(lambda: live_neighbours(store, [next(it)], VECTOR_CANDIDATES, RELATE_THRESHOLD),
+                       rounds=30, iterations=1)
+    vc.index_min_rows = None
+    benchmark.extra_info.update(neighbour_recall=round(mean, 5))
+
+
+@pytest.mark.skipif(os.environ.get("CODEMEM_BENCH_REAL_VECTORS") != "1",
+                    reason="set CODEMEM_BENCH_REAL_VECTORS=1 (builds the large tier's hunk scenarios on first use)")
+def test_vector_index_recall_real_vectors(benchmark, tmp_path, figures):
+    """Recall@10 of the index against the exact path on real texts: every memory written by the
+    large tier's hunk scenarios, embedded with the default embedder, and their search queries."""
+    import json
+
+    from bench.scenario import large
+    from bench.scenario.suites import project_root
+    from reference.embed.registry import get_embedder
+    from reference.vectors import VectorCache
+    writes, queries = [], []
+    for name in ("sqlite-utils-blame-hunks", "httpx-blame-hunks", "attrs-blame-hunks"):
+        for line in large.path_for(name, project_root()).read_text().splitlines():
+            step = json.loads(line)
+            if step.get("tool") == "memory_write_structured":
+                writes.append(step["args"]["text"])
+            elif step.get("tool") == "memory_search_structured":
+                queries.append(step["args"]["query"])
+    emb = get_embedder()
+    vc = VectorCache(tmp_path / "v", emb.dim)
+    for i in range(0, len(writes), 5_000):
+        vc.put_many(range(i + 1, i + 1 + len(writes[i: i + 5_000])), emb.embed(writes[i: i + 5_000]))
+    qs = emb.embed(queries)
+    forced = min(len(writes), vector_index.INDEX_MIN_ROWS)
+    for k in (10, 100):
+        mean, worst = _recall([_topk_both(vc, q, k, forced) for q in qs])
+        figures.add(f"vector index recall@{k}, real hunk memories ({len(writes):,} rows, {len(qs)} queries)",
+                    f"mean {mean:.4f}, worst query {worst:.2f}")
+        benchmark.extra_info[f"recall_at_{k}"] = round(mean, 5)
+    vc.index_min_rows = forced
+    it = iter(list(qs) * 2)
+    benchmark.pedantic(lambda: vc.topk(next(it), 10), rounds=min(len(qs), 90), iterations=1)
+    vc.close()

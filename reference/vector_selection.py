@@ -1,0 +1,45 @@
+"""Which rows of `VectorCache` a search considers: live rows by tag, or the live rows of given keys.
+
+A mixin: the cache owns the row arrays (`_live`, `_tags`, `_keys`) and the caches these
+fill (`_selections`, dropped whenever rows are added).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+
+class RowSelections:
+    """Row selections for `VectorCache` (attributes and helpers are the cache's)."""
+
+    def _selection(self, tags: Sequence[int] | None) -> tuple[np.ndarray, np.ndarray | None]:
+        """(live rows carrying one of `tags` (any when None), the other rows or None when those are
+        the majority), kept until rows are added."""
+        key = None if tags is None else tuple(sorted({int(t) for t in tags}))
+        hit = self._selections.get(key)
+        if hit is None:
+            mask = self._tag_mask(key)
+            rows = np.flatnonzero(mask)
+            hit = (rows, np.flatnonzero(~mask) if rows.size * 2 >= self._n else None)
+            self._selections[key] = hit
+        return hit
+
+    def _tag_mask(self, key: tuple[int, ...] | None) -> np.ndarray:
+        """Per row so far: live and carrying one of the tags in `key` (any tag when None)."""
+        mask = self._live[: self._n]
+        if key is None:
+            return mask
+        wanted = np.zeros(256, dtype=bool)  # a lookup table: np.isin sorts, 4x slower at 100k rows
+        wanted[[t for t in key if 0 <= t < 256]] = True
+        return mask & wanted[self._tags[: self._n]]
+
+    def _allowed_rows(self, allowed: np.ndarray, tags: Sequence[int] | None) -> np.ndarray:
+        """Live rows (ascending) of the `allowed` keys that carry one of `tags`."""
+        keys = np.asarray(allowed, dtype=np.uint64).reshape(-1)
+        if keys.size > 1 and not (keys[1:] > keys[:-1]).all():
+            keys = np.unique(keys)
+        rows, _ = self._rows_for(keys)
+        if tags is not None:
+            rows = rows[np.isin(self._tags[rows], np.asarray(list(tags), dtype=np.uint8))]
+        return np.sort(rows)
