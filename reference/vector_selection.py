@@ -9,6 +9,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+ALLOWED_KEPT = 8   # allowed-key arrays whose rows are kept (one per recent filter)
+
 
 class RowSelections:
     """Row selections for `VectorCache` (attributes and helpers are the cache's)."""
@@ -35,7 +37,23 @@ class RowSelections:
         return mask & wanted[self._tags[: self._n]]
 
     def _allowed_rows(self, allowed: np.ndarray, tags: Sequence[int] | None) -> np.ndarray:
-        """Live rows (ascending) of the `allowed` keys that carry one of `tags`."""
+        """Live rows (ascending) of the `allowed` keys that carry one of `tags`.
+
+        The store's filter index hands out the same array for the same filter until the next write,
+        so the rows of the last few arrays are kept (by identity, holding the array so its id cannot
+        be reused) until rows are added: mapping 4k keys costs about 0.3-0.5 ms at 100k rows."""
+        key = ("allowed", id(allowed), None if tags is None else tuple(sorted({int(t) for t in tags})))
+        hit = self._selections.get(key)
+        if hit is not None and hit[0] is allowed:
+            return hit[1]
+        rows = self._rows_of_allowed(allowed, tags)
+        if isinstance(allowed, np.ndarray) and not allowed.flags.writeable:
+            if sum(1 for k in self._selections if k and k[0] == "allowed") >= ALLOWED_KEPT:
+                self._selections = {k: v for k, v in self._selections.items() if not (k and k[0] == "allowed")}
+            self._selections[key] = (allowed, rows)
+        return rows
+
+    def _rows_of_allowed(self, allowed: np.ndarray, tags: Sequence[int] | None) -> np.ndarray:
         keys = np.asarray(allowed, dtype=np.uint64).reshape(-1)
         if keys.size > 1 and not (keys[1:] > keys[:-1]).all():
             keys = np.unique(keys)

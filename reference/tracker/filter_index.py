@@ -170,18 +170,20 @@ class FilterIndex:
     def candidates(self, conn: sqlite3.Connection, flt: MemoryFilter) -> np.ndarray:
         """Key hashes (sorted, unique uint64) of the memories passing `flt`.
 
-        Answers are kept until the next change (filters repeat: one per task x context pair).
+        Answers are kept until the next change (filters repeat: one per task x context pair) and
+        handed out read-only, the same array each time, so callers can key their own caches on it.
         """
         key = repr(flt)  # a frozen dataclass of str, tuples and JSON values: equal reprs, equal filters
         with self._lock:
             self._fresh(conn)
             hit = self._answers.get(key)
             if hit is None:
-                hit = self._answer(flt)
+                hit = self._answer(flt).copy()
+                hit.setflags(write=False)
                 if len(self._answers) >= _MAX_ANSWERS:
                     self._answers.clear()
                 self._answers[key] = hit
-            return hit.copy()
+            return hit
 
     def _answer(self, flt: MemoryFilter) -> np.ndarray:
         parts: list[np.ndarray] = []

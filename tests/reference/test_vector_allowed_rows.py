@@ -1,0 +1,64 @@
+"""VectorCache keeps the rows of a read-only `allowed` array (the filter index's answer) until rows change."""
+from __future__ import annotations
+
+import numpy as np
+
+from reference.vectors import VectorCache
+
+DIM = 4
+
+
+def _frozen(keys) -> np.ndarray:
+    arr = np.asarray(sorted(keys), dtype=np.uint64)
+    arr.setflags(write=False)
+    return arr
+
+
+def _brute(cache: VectorCache, q: np.ndarray, allowed: np.ndarray) -> list[int]:
+    live = [int(k) for k in cache.keys() if int(k) in set(allowed.tolist())]
+    return sorted(live, key=lambda k: (-float(cache.get(k) @ (q / np.linalg.norm(q))), k))
+
+
+def test_same_allowed_array_follows_puts_and_removes(tmp_path):
+    rng = np.random.default_rng(7)
+    cache = VectorCache(tmp_path, DIM)
+    for k in range(1, 21):
+        cache.put(k, rng.standard_normal(DIM).astype(np.float32))
+    allowed = _frozen([2, 3, 5, 7, 11, 13, 17, 19, 23])   # 23 has no row yet
+    q = rng.standard_normal(DIM).astype(np.float32)
+    assert [k for k, _ in cache.topk(q, 20, allowed)] == _brute(cache, q, allowed)
+    assert cache.topk(q, 20, allowed) == cache.topk(q, 20, allowed)     # the kept rows answer the same
+
+    cache.remove(7)
+    cache.put(23, q)                      # an allowed key gains a row: it must be found, and first
+    cache.put(3, -q)                      # a re-put moves the key to a new row
+    got = [k for k, _ in cache.topk(q, 20, allowed)]
+    assert got == _brute(cache, q, allowed)
+    assert got[0] == 23 and got[-1] == 3 and 7 not in got
+
+
+def test_writeable_allowed_arrays_are_not_kept(tmp_path):
+    cache = VectorCache(tmp_path, DIM)
+    for k in range(1, 6):
+        cache.put(k, np.eye(DIM, dtype=np.float32)[k % DIM] + 0.1)
+    allowed = np.asarray([1, 2], dtype=np.uint64)
+    q = np.ones(DIM, dtype=np.float32)
+    cache.topk(q, 5, allowed)
+    allowed[:] = [4, 5]                   # a caller's own array may change in place
+    assert sorted(k for k, _ in cache.topk(q, 5, allowed)) == [4, 5]
+
+
+def test_filter_index_answers_are_read_only_and_shared(tmp_path):
+    from reference.clock import LogicalClock
+    from reference.store import MemoryStore
+    store = MemoryStore.open(tmp_path / "s", clock=LogicalClock(1_700_000_000.0))
+    try:
+        for i in range(5):
+            store.write_memory(text=f"note {i}", task="task:debug" if i % 2 else "task:refactor")
+        flt = store.memories.filter("task:debug", [], [], [], None)
+        a, b = store.memories.candidates(flt), store.memories.candidates(flt)
+        assert a is b and not a.flags.writeable and a.size == 2
+        store.write_memory(text="another", task="task:debug")
+        assert store.memories.candidates(flt).size == 3
+    finally:
+        store.close()
