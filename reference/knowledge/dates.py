@@ -37,6 +37,7 @@ MONTH_FIRST_RE = re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,
 DAY_FIRST_RE = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH_RE})\.?,?\s+(\d{{4}})\b", re.I)
 _FOUR_DIGITS = re.compile(r"\d{4}")
 _MONTH_WORD = re.compile(_MONTH_RE, re.I)   # every month-name date has one
+_MONTH_PREFIXES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 # Each rule runs only on a text holding a character or word all its matches hold (an ISO date a "-", a US
 # date a "/", ...): a substring test costs a fraction of the scan. False: every rule scans (tests compare both).
 PREFILTER = True
@@ -116,6 +117,13 @@ def _safe_date(y: int, m: int, d: int) -> date | None:
         return None
 
 
+def _has_month(text: str) -> bool:
+    if text.isascii():   # there re.I and lower() agree
+        low = text.lower()
+        return any(m in low for m in _MONTH_PREFIXES)
+    return _MONTH_WORD.search(text) is not None
+
+
 def absolute_dates(text: str) -> list[DateMatch]:
     """ISO, US and month-name dates in `text`, by position; invalid calendar dates are skipped."""
     return list(_absolute_dates(text))
@@ -135,7 +143,7 @@ def _absolute_dates(text: str) -> tuple[DateMatch, ...]:
         for m in US_RE.finditer(text):
             if (day := _safe_date(int(m[3]), int(m[1]), int(m[2]))) is not None:
                 out.append(DateMatch(m.start(), m.end(), m[0], day, "us"))
-    if pre or _MONTH_WORD.search(text):
+    if pre or _has_month(text):
         for rx, (mi, di) in ((MONTH_FIRST_RE, (1, 2)), (DAY_FIRST_RE, (2, 1))):
             for m in rx.finditer(text):
                 day = _safe_date(int(m[3]), _MONTHS[m[mi].lower().rstrip(".")], int(m[di]))

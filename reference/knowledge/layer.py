@@ -32,7 +32,7 @@ from reference.knowledge.errors import KnowledgeError
 from reference.knowledge.extractor import EntityExtractor
 from reference.knowledge.hybrid import hybrid_search
 from reference.knowledge.model import RELATION_TYPES, Entity, OracleHit, Relationship, Temporal
-from reference.knowledge.relations import VECTOR_CANDIDATES, RelationshipBuilder
+from reference.knowledge.relations import VECTOR_CANDIDATES, KnownEntities, RelationshipBuilder
 from reference.knowledge.schema import ensure_schema
 from reference.knowledge.timefmt import to_text
 from reference.memories import check_memory_id
@@ -119,19 +119,30 @@ class KnowledgeLayer:
             temporal_table.insert_many(conn, [(e.id, d, e.created_at, src, _importance(e.metadata))
                                               for e, (_, (d, src)) in zip(entries, extracted)])
             texts = _id_text_many(conn, sorted({h for hs in near for h, _ in hs}))
+            known = self._known_entities(conn, ids, [m for m, _ in extracted], texts)
             bound, rels = start, []
             for entry, (mentions, _), hs, now in zip(entries, extracted, near, nows):
                 bound += len(mentions)
                 found = [(texts[h], s) for h, s in hs if h in texts]
                 found.sort(key=lambda ns: (-ns[1], ns[0].id))
                 mine = self.builder.build(conn, entry, _any, now, neighbours=found[:VECTOR_CANDIDATES],
-                                          before_mention=bound)
+                                          before_mention=bound, known=known)
                 rels += mine
                 out.append(mine)
             relationship_table.insert_many(conn, rels)
         if self._backlog:
             self.backfill(limit=bf.PER_WRITE * len(entries), scan_cap=bf.PAGE)
         return out
+
+    def _known_entities(self, conn: Any, ids: list[str], mentions: list[list[Any]],
+                        texts: dict[int, "Neighbour"]) -> KnownEntities | None:
+        """Entity ids of the batch (from its extraction) and of its neighbours outside it (one query)."""
+        if any(":" in t for t, _, _ in self.extractor.gazetteer):
+            return None   # an entity's type is then not its id's prefix: let the rules read the table
+        known = {d: sorted({m.entity_id for m in ms}) for d, ms in zip(ids, mentions) if ms}
+        batch = set(ids)
+        known.update(entity_table.entity_ids_of(conn, sorted({n.id for n in texts.values()} - batch)))
+        return KnownEntities(known)
 
     def _ingest(self, entry: MemoryEntry, eligible: Callable[[str], bool] | None,
                 cursor: bf.Cursor | None = None) -> list[Relationship]:

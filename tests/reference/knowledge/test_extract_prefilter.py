@@ -58,3 +58,24 @@ def test_the_pieces_find_something_with_and_without_prefilters(monkeypatch):
     assert {"sym_key", "file_key", "slug", "date_iso", "date_us", "date_month_name", "date_relative", "path",
             "path_slug", "module", "dotted", "call", "code_span", "camel", "gazetteer", "concept"} <= rules
     assert with_pre == without
+
+
+MARKER_PIECES = ["Instead of", "no LONGER", "not anymore", "Replaced", "replaces", "supersedes", "superseded",
+                 "deprecated", "switched to", "Changed from", "now uses", "now is", "was wrong", "Correction",
+                 "also", "Additionally", "in addition", "furthermore", "Moreover", "as well", "therefore", "thus",
+                 "Hence", "so we conclude", "which means", "This means", "combining", "together these", "conclusion",
+                 "JANUARY", "Sept", "dec", "may", "token", "now", "switched", "ſo", "K", "2026"]
+marker_texts = st.lists(st.tuples(st.sampled_from(MARKER_PIECES), st.sampled_from([" ", "", ".", "\n"])),
+                        max_size=8).map(lambda parts: "".join(p + s for p, s in parts))
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=marker_texts)
+def test_marker_prefilters_never_hide_a_match(text):
+    from reference.knowledge import contradiction as c
+    from reference.knowledge import relations as r
+    for rx, words in ((c._MARKER, c._MARKER_WORDS), (c._ADDITIVE, c._ADDITIVE_WORDS),
+                      (r._CONCLUSION, r._CONCLUSION_WORDS)):
+        assert c.may_match(text, words) or rx.search(text) is None
+    assert dates._has_month(text) or dates._MONTH_WORD.search(text) is None
+    assert r._concludes(text) == (r._CONCLUSION.search(text) is not None)
