@@ -28,6 +28,7 @@ import zlib
 import numpy as np
 
 from reference.embed.projection import projection_table
+from reference.embed.protocol import embed_input
 from reference.embed.tokenize import code_terms, stem
 
 N_BUCKETS = 1 << 18
@@ -98,8 +99,7 @@ class HashingEmbedder:
         bit-identical to embedding its text alone (`_embed_one`, the per-text definition):
         each row's values go through the same reductions in the same order.
         """
-        if isinstance(texts, str):
-            raise TypeError("embed() takes a list of texts, not a single string")
+        texts, _ = embed_input(texts, self.dim)   # a single string is a TypeError
         n = len(texts)
         keys = []
         for i, text in enumerate(texts):
