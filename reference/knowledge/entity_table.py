@@ -41,6 +41,8 @@ def add_mentions_many(conn: sqlite3.Connection, docs: list[tuple[str, str, list[
                          _JSON(m.metadata), now, now))
             rows.append((document_id, m.entity_id, mention_context(text, m.position, m.end), m.position, m.end,
                          m.surface, m.confidence))
+    if not rows:
+        return
     conn.executemany("INSERT INTO entities(id, name, type, normalized_name, metadata, created_at, updated_at) "
                      "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET updated_at = excluded.updated_at",
                      ents)

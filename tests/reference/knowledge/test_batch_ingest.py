@@ -127,3 +127,27 @@ def test_a_failing_layer_undoes_the_write(tmp_path):
     assert [e.text for e in store.list_memories()] == ["kept"]
     assert len(store.vectors) == 1
     store.close()
+
+
+def test_batch_equals_single_writes_with_mentions_everywhere_and_a_colon_type(tmp_path):
+    """Shared entities (the mention-id bound), entity ids read for the batch, and a gazetteer type with a
+    colon (the rules then read entity types from the table): batch and single writes store the same."""
+    texts = [f"{w} in src/features/auth/session.ts with authClient.refresh() for Alice, step {i % 3}"
+             for i, w in enumerate(["token race", "also token race", "therefore the race", "instead of redis",
+                                    "cache", "token race"] * 3)] + ["plain words only", "no entities here"]
+    states = []
+    for name, gaz in (("a", None), ("b", None), ("c", {"team:core": ["Alice"]}), ("d", {"team:core": ["Alice"]})):
+        clock = LogicalClock(1_760_000_000.0)
+        store = MemoryStore.open(tmp_path / name, clock=clock)
+        KnowledgeLayer.for_store(store, gazetteer=gaz)
+        if name in ("a", "c"):
+            for t in texts:
+                clock.advance(1)
+                store.write_memory(t)
+        else:
+            store.write_memories([dict(text=t) for t in texts[:4]], times=[clock.now() + 1 + i for i in range(4)])
+            store.write_memories([dict(text=t) for t in texts[4:]],
+                                 times=[clock.now() + 1 + i for i in range(len(texts) - 4)])
+        states.append(_state(store))
+    assert states[0] == states[1] and states[2] == states[3]
+    assert "sharedEntities" in states[0][0] and "team:core" in states[2][0]
