@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 
 from reference.errors import KeyCollision, corrupt
 from reference.tracker.codec import from_db, to_db
+from reference.tracker.multirow import insert_rows
 
 # The namespace prefix of a canonical key -> the entity type recorded in `keys.kind`.
 KIND_OF_NAMESPACE = {"file": "file", "sym": "symbol", "chunk": "chunk", "mem": "memory"}
@@ -55,8 +56,8 @@ class KeysTable:
 
     def register_new(self, conn: sqlite3.Connection, keys: list[str], hashes: list[int], kind: str) -> None:
         """Record keys that `any_taken` just found free (with their hashes), in one statement."""
-        conn.executemany("INSERT INTO keys(key_hash, key, kind) VALUES (?, ?, ?)",
-                         [(to_db(h), k, kind) for k, h in zip(keys, hashes)])
+        insert_rows(conn, "INSERT INTO keys(key_hash, key, kind) VALUES", 3,
+                    [(to_db(h), k, kind) for k, h in zip(keys, hashes)])
 
     def is_taken(self, conn: sqlite3.Connection, key: str) -> bool:
         """True if `key` is registered or its hash is held by another key."""
