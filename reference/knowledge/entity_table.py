@@ -7,7 +7,6 @@ from collections import defaultdict
 
 from reference.knowledge.extractor import mention_context
 from reference.knowledge.model import Entity, ExtractedMention
-from reference.tracker.multirow import insert_rows
 
 # one encoder for every row (json.dumps with options builds a new one per call)
 _JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
@@ -47,8 +46,9 @@ def add_mentions_many(conn: sqlite3.Connection, docs: list[tuple[str, str, list[
     conn.executemany("INSERT INTO entities(id, name, type, normalized_name, metadata, created_at, updated_at) "
                      "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET updated_at = excluded.updated_at",
                      ents)
-    insert_rows(conn, "INSERT INTO entity_mentions(document_id, entity_id, context, position, end_position, surface, "
-                "confidence) VALUES", 7, rows)
+    # one statement per row (not tracker/multirow.py): multi-row statements here change the file's page layout
+    conn.executemany("INSERT INTO entity_mentions(document_id, entity_id, context, position, end_position, surface, "
+                     "confidence) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
 
 
 def delete_document(conn: sqlite3.Connection, document_id: str) -> list[str]:

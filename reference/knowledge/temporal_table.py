@@ -6,7 +6,6 @@ import sqlite3
 from reference.knowledge.decay import calculate_relevance, direction, layer_for
 from reference.knowledge.model import Temporal
 from reference.knowledge.timefmt import from_text, to_text
-from reference.tracker.multirow import insert_rows
 
 _EFFECTIVE = "coalesce(t.document_date, t.recorded_date)"
 _SELECT = ("SELECT t.document_id, t.document_date, t.recorded_date, t.last_accessed, t.access_count, "
@@ -36,11 +35,11 @@ def insert_many(conn: sqlite3.Connection, rows: list[tuple[str, float | None, fl
         relevance = calculate_relevance(recorded, 0, recorded, importance)
         data.append((document_id, to_text(document_date), to_text(recorded), relevance, date_source, importance))
         layers.append((document_id, layer_for(0, relevance)))
-    insert_rows(conn, "INSERT OR REPLACE INTO temporal_data(document_id, document_date, recorded_date, last_accessed, "
-                "access_count, relevance_score, date_source, importance) VALUES", 8,
-                [(d, doc, rec, None, 0, rel, src, imp) for d, doc, rec, rel, src, imp in data])
-    insert_rows(conn, "INSERT OR REPLACE INTO memory_layers(document_id, layer, promoted_at, demoted_at) VALUES", 4,
-                [(d, layer, None, None) for d, layer in layers])
+    # one statement per row (not tracker/multirow.py): multi-row statements here change the file's page layout
+    conn.executemany("INSERT OR REPLACE INTO temporal_data(document_id, document_date, recorded_date, last_accessed, "
+                     "access_count, relevance_score, date_source, importance) VALUES (?, ?, ?, NULL, 0, ?, ?, ?)", data)
+    conn.executemany("INSERT OR REPLACE INTO memory_layers(document_id, layer, promoted_at, demoted_at) "
+                     "VALUES (?, ?, NULL, NULL)", layers)
 
 
 def get_many(conn: sqlite3.Connection, ids: list[str]) -> dict[str, Temporal]:

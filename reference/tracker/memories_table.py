@@ -16,7 +16,6 @@ from typing import Any
 from reference.memory_record import MemoryEntry
 from reference.tracker.codec import from_db, to_db
 from reference.tracker.filters import MemoryFilter
-from reference.tracker.multirow import insert_rows
 from reference.tracker.rowsum import check_row, row_sum
 
 COLUMNS = (
@@ -52,8 +51,10 @@ def entry_from_row(row: tuple, path: str = "tracker.db") -> MemoryEntry:
 
 # one encoder for every row (json.dumps with options builds a new one per call); same text as json.dumps
 _dump = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode
-_INSERT = f"INSERT INTO memories({COLUMNS}, row_sum) VALUES"
-_INSERT_FTS = "INSERT INTO memories_fts(rowid, text, tags) VALUES"
+_INSERT = f"INSERT INTO memories({COLUMNS}, row_sum) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+# FTS5 flushes its pending terms at each statement's end: one statement per row keeps the FTS segments (and
+# so the file size) exactly as single writes make them; a multi-row statement would merge them
+_INSERT_FTS = "INSERT INTO memories_fts(rowid, text, tags) VALUES (?, ?, ?)"
 
 
 def _stored(e: MemoryEntry) -> tuple:
@@ -80,10 +81,10 @@ class MemoriesTable:
         self.insert_many(conn, [e])
 
     def insert_many(self, conn: sqlite3.Connection, entries: list[MemoryEntry]) -> None:
-        """Rows and FTS entries of several memories, in order (multi-row statements, tracker/multirow.py)."""
+        """Rows and FTS entries of several memories, in order (one statement per row: see `_INSERT_FTS`)."""
         values = [_stored(e) for e in entries]
-        insert_rows(conn, _INSERT, 14, [(*v, row_sum(v)) for v in values])
-        insert_rows(conn, _INSERT_FTS, 3, [(v[9], v[5], v[6]) for v in values])
+        conn.executemany(_INSERT, [(*v, row_sum(v)) for v in values])
+        conn.executemany(_INSERT_FTS, [(v[9], v[5], v[6]) for v in values])
 
     def update_metadata(self, conn: sqlite3.Connection, key_hash: int, metadata: dict, updated_at: float,
                         blob_offset: int, blob_length: int) -> None:

@@ -6,7 +6,10 @@ One statement per chunk of rows stores exactly what one statement per row stores
 (rows in order, the same `AUTOINCREMENT` ids, the same conflicts ignored), at a
 fraction of the cost: SQLite updates an `AUTOINCREMENT` table's `sqlite_sequence`
 row once per statement, not once per row, and binds a chunk in one call
-(measured: 10,000 relationship rows, 9.5 -> 5.3 µs a row). Chunks are powers of two
+(measured: 10,000 relationship rows, 9.5 -> 5.3 µs a row). The page layout can differ from
+one statement per row (FTS5 flushes at each statement's end; mentions and temporal rows were
+seen to move a page), so the write path uses it for relationships and keys only, where the
+file's pages were checked identical (`dbstat`). Chunks are powers of two
 up to `MAX_CHUNK`, so at most a handful of distinct statements reach the
 connection's statement cache.
 """
