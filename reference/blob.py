@@ -104,6 +104,25 @@ class Blob:
             self._end = start + len(data)
         return ref
 
+    def append_many(self, payloads: list[bytes]) -> list[BlobRef]:
+        """`append` of several records in one write: the same bytes and refs as one call each."""
+        for p in payloads:
+            if len(p) > MAX_PAYLOAD:
+                raise ValueError(f"{self.path}: payload of {len(p)} bytes exceeds the u32 frame limit")
+        frames = [frame(bytes(p)) for p in payloads]
+        with self._lock, _Flock(self._fd):
+            if os.fstat(self._fd).st_size != self._end:
+                self.recovered = self._walk(recover=True) or self.recovered   # as in `append`
+            start, refs = self._end, []
+            _write_all(self._fd, b"".join(frames))
+            for p, f in zip(payloads, frames):
+                refs.append(BlobRef(start + HEADER_SIZE, len(p)))
+                self._starts.append(start + HEADER_SIZE)
+                self._lengths.append(len(p))
+                start += len(f)
+            self._end = start
+        return refs
+
     def sync(self) -> None:
         """fsync the file (appends are not synced one by one; see README)."""
         os.fsync(self._fd)

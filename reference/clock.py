@@ -6,6 +6,7 @@ machine; `SystemClock` exists for interactive use (the MCP server, ingest).
 """
 from __future__ import annotations
 
+import functools
 import time
 from datetime import datetime, timezone
 from typing import Protocol, runtime_checkable
@@ -51,6 +52,7 @@ class SystemClock:
         return time.time()
 
 
+@functools.lru_cache(maxsize=4096)   # a write renders the same few times several times (row, record, layers)
 def iso(ts: float) -> str:
     """Render Unix seconds as an ISO-8601 UTC string with a `Z` suffix."""
     return datetime.fromtimestamp(ts, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

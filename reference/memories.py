@@ -76,11 +76,10 @@ class Memories:
               symbol_keys: Any = None, tags: Any = None, metadata: Any = None) -> MemoryEntry:
         inp = redact_input(validate_memory(text, task, insights, context, symbol_keys, tags, metadata), self.redactor)
         vec = self.embedder.embed([inp.text])[0]
-        now = self.clock.now()
         put = False
         try:
             with self.tracker.tx() as conn:
-                entry = self._insert(conn, inp, now)
+                entry = self._insert_many(conn, [inp], [self.clock.now()])[0]
                 kh = entry.key_hash
                 if np.any(vec):
                     self.vectors.put(kh, vec, KIND_TAGS["memory"])
@@ -128,10 +127,12 @@ class Memories:
         put: list[int] = []
         try:
             with self.tracker.tx() as conn:
-                for i, inp in enumerate(inputs):
+                nows = []
+                for i in range(len(inputs)):
                     if times is not None:
                         self.clock.set(float(times[i]))
-                    entries.append(self._insert(conn, inp, self.clock.now()))
+                    nows.append(self.clock.now())
+                entries = self._insert_many(conn, inputs, nows)
                 nonzero = np.flatnonzero(vecs.any(axis=1))
                 if nonzero.size:
                     put = [entries[i].key_hash for i in nonzero]
@@ -142,6 +143,33 @@ class Memories:
             raise
         for entry in entries:
             self._note(entry)
+        return entries
+
+    def _insert_many(self, conn: Any, inputs: list[Any], nows: list[float]) -> list[MemoryEntry]:
+        """`_insert` of each input at its time, in order, with a few statements for the whole batch.
+
+        When no salt-0 id is taken (by an earlier row or by another input of the batch: the usual
+        case), the sequence numbers, keys, blob records and rows go in together; otherwise one
+        by one. The same ids, rows and blob bytes either way.
+        """
+        tracker = self.tracker
+        row = conn.execute("SELECT value FROM meta WHERE name = 'seq:memory'").fetchone()
+        try:
+            seq0 = int(row[0]) if row else 0
+        except ValueError:
+            return [self._insert(conn, inp, now) for inp, now in zip(inputs, nows)]  # next_seq names the damage
+        mids = [derive_memory_id(now, seq0 + 1 + i, inp.text, 0) for i, (inp, now) in enumerate(zip(inputs, nows))]
+        hashes = [tracker.hash_fn(m) for m in mids]
+        if len(set(hashes)) < len(hashes) or len(set(mids)) < len(mids) or tracker.keys.any_taken(conn, mids, hashes):
+            return [self._insert(conn, inp, now) for inp, now in zip(inputs, nows)]
+        conn.execute("INSERT OR REPLACE INTO meta(name, value) VALUES ('seq:memory', ?)", (str(seq0 + len(inputs)),))
+        tracker.keys.register_new(conn, mids, hashes, "memory")
+        entries = [MemoryEntry(mid, kh, inp.task, inp.insights, inp.context, inp.symbol_keys, inp.text, inp.tags,
+                               inp.metadata, now, now, None, None)
+                   for mid, kh, inp, now in zip(mids, hashes, inputs, nows)]
+        refs = self.blob.append_many([memory_blob_record(e) for e in entries])
+        entries = [replace(e, blob_offset=ref.offset, blob_length=ref.length) for e, ref in zip(entries, refs)]
+        tracker.memories.insert_many(conn, entries)
         return entries
 
     def _insert(self, conn: Any, inp: Any, now: float) -> MemoryEntry:

@@ -75,6 +75,10 @@ class SearchHit:
         return out
 
 
+# one encoder for every record (json.dumps with options builds a new one per call); same text
+_RECORD_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=False).encode
+
+
 def memory_blob_record(entry: MemoryEntry) -> bytes:
     """The seed 000 §3.2 JSON record for `entry`, as UTF-8 bytes (deterministic)."""
     record: dict[str, Any] = {
@@ -89,4 +93,4 @@ def memory_blob_record(entry: MemoryEntry) -> bytes:
     }
     if entry.metadata:
         record["metadata"] = entry.metadata
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":"), sort_keys=False).encode("utf-8")
+    return _RECORD_JSON(record).encode("utf-8")

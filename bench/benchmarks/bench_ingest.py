@@ -10,8 +10,10 @@ size it measures, in this order: the batch path (`BATCH_ROUNDS` batches of 1,000
 `write_memories`: memories per second), single writes (`SINGLE_WRITES` calls of
 `write_memory`: p50 / p95), and reopening the store with the layer (open never replays
 the store: it is linear in its size at most). Every figure is given as wall time and as
-this process's CPU time, which is steadier on a shared machine, and the table at the end
-names the load average seen. The records are the ones `bench_scale.py` writes (six common
+this thread's CPU time (`time.thread_time`), which is steadier on a shared machine, and the table
+at the end names the load average seen. Beside each write figure, the CPU share of the
+relationship-neighbour lookup (`reference/knowledge/neighbours.py`, the one part of a write that
+grows with the store) is given, so the rest of the write path can be read apart from it. The records are the ones `bench_scale.py` writes (six common
 words and fourteen Zipf-distributed terms, a task, contexts, a tag, a branch).
 """
 from __future__ import annotations
@@ -27,6 +29,7 @@ import pytest
 from bench.benchmarks.synthetic_memories import record
 from reference.clock import LogicalClock
 from reference.knowledge import KnowledgeLayer
+from reference.knowledge import layer as layer_module
 from reference.store import MemoryStore
 
 _BY_SCALE = {"small": "1000", "medium": "1000,10000", "full": "1000,10000,100000"}
@@ -36,6 +39,27 @@ BATCH = 1_000
 BATCH_ROUNDS = 3
 SINGLE_WRITES = 30
 REPORT = Path("/tmp/codemem-bench-ingest") / f"report-{max(SIZES)}.md"
+
+class NeighbourClock:
+    """CPU seconds spent in the relationship-neighbour lookup while `on` (wraps the layer's call to it)."""
+
+    def __init__(self) -> None:
+        self.real = layer_module.neighbours.live_neighbours
+        self.cpu, self.on = 0.0, False
+
+    def __call__(self, *args, **kwargs):
+        if not self.on:
+            return self.real(*args, **kwargs)
+        c = time.thread_time()
+        try:
+            return self.real(*args, **kwargs)
+        finally:
+            self.cpu += time.thread_time() - c
+
+    def take(self) -> float:
+        cpu, self.cpu = self.cpu, 0.0
+        return cpu
+
 
 class Grower:
     """The one store of the module, grown to each size in turn."""
@@ -63,15 +87,19 @@ class Grower:
 
     def reopen(self) -> tuple[float, float]:
         self.store.close()
-        t, c = time.perf_counter(), time.process_time()
+        t, c = time.perf_counter(), time.thread_time()
         self.store = self._open()
-        return time.perf_counter() - t, time.process_time() - c
+        return time.perf_counter() - t, time.thread_time() - c
 
 
 @pytest.fixture(scope="module")
 def grower(tmp_path_factory):
     g = Grower(tmp_path_factory.mktemp("bench_ingest"))
+    g.neighbours = NeighbourClock()
+    mp = pytest.MonkeyPatch()
+    mp.setattr(layer_module.neighbours, "live_neighbours", g.neighbours)   # fails loudly if it is renamed
     yield g
+    mp.undo()
     g.store.close()
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     text = (f"# bench_ingest (knowledge layer on), load average {load}\n\n| measure | wall | CPU |\n|---|---|---|\n"
@@ -92,32 +120,49 @@ def test_ingest(benchmark, grower, size, kind):
         batches = iter([grower.records(BATCH) for _ in range(BATCH_ROUNDS)])
         cpu: list[float] = []
 
+        grower.neighbours.on = True
+        grower.neighbours.take()
+
         def write_batch():
             clock.advance(1)
-            c = time.process_time()
+            c = time.thread_time()
             entries = store.write_memories(next(batches))
-            cpu.append(time.process_time() - c)
+            cpu.append(time.thread_time() - c)
             assert len(entries) == BATCH
         benchmark.pedantic(write_batch, rounds=BATCH_ROUNDS, iterations=1)
+        grower.neighbours.on = False
         wall = BATCH / benchmark.stats.stats.median
-        benchmark.extra_info.update(memories_per_s=round(wall), cpu_memories_per_s=round(BATCH / statistics.median(cpu)))
+        per = statistics.median(cpu) / BATCH * 1e6
+        near = grower.neighbours.take() / (BATCH * BATCH_ROUNDS) * 1e6
+        benchmark.extra_info.update(memories_per_s=round(wall), cpu_memories_per_s=round(BATCH / statistics.median(cpu)),
+                                    cpu_us_per_memory=round(per, 1), neighbour_cpu_us_per_memory=round(near, 1))
         grower.rows.append((f"batch ingest at {size:,} (memories/s)", f"{wall:,.0f} | {BATCH / statistics.median(cpu):,.0f}"))
+        grower.rows.append((f"batch CPU per memory at {size:,} (µs): all / of which neighbour lookup",
+                            f" | {per:,.0f} / {near:,.0f}"))
     elif kind == "single":
         recs = iter(grower.records(SINGLE_WRITES))
         cpu = []
 
+        grower.neighbours.on = True
+        grower.neighbours.take()
+
         def write_one():
             clock.advance(1)
-            c = time.process_time()
+            c = time.thread_time()
             store.write_memory(**next(recs))
-            cpu.append((time.process_time() - c) * 1e3)
+            cpu.append((time.thread_time() - c) * 1e3)
         benchmark.pedantic(write_one, rounds=SINGLE_WRITES, iterations=1)
+        grower.neighbours.on = False
+        near = grower.neighbours.take() / SINGLE_WRITES * 1e3
         wall = sorted(benchmark.stats.stats.data)
         p50, p95 = wall[len(wall) // 2] * 1e3, wall[int(len(wall) * 0.95)] * 1e3
         cpu.sort()
-        benchmark.extra_info.update(p50_ms=round(p50, 3), cpu_p50_ms=round(cpu[len(cpu) // 2], 3))
+        benchmark.extra_info.update(p50_ms=round(p50, 3), cpu_p50_ms=round(cpu[len(cpu) // 2], 3),
+                                    neighbour_cpu_mean_ms=round(near, 3))
         grower.rows.append((f"single write p50 / p95 at {size:,} (ms)",
                             f"{p50:.2f} / {p95:.2f} | {cpu[len(cpu) // 2]:.2f} / {cpu[int(len(cpu) * 0.95)]:.2f}"))
+        grower.rows.append((f"single write CPU mean at {size:,} (ms): all / of which neighbour lookup",
+                            f" | {statistics.mean(cpu):.2f} / {near:.2f}"))
     else:
         times: list[tuple[float, float]] = []
         benchmark.pedantic(lambda: times.append(grower.reopen()), rounds=1, iterations=1)

@@ -1,7 +1,7 @@
 """The `Embedder` protocol every text embedder of the store satisfies."""
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -37,3 +37,13 @@ def normalise_rows(mat: np.ndarray) -> np.ndarray:
     mat = np.asarray(mat, dtype=np.float32)
     norms = np.linalg.norm(mat, axis=1, keepdims=True)
     return np.divide(mat, norms, out=np.zeros_like(mat), where=norms > 0)
+
+
+def embed_input(texts: Any, dim: int) -> tuple[list[str], np.ndarray | None]:
+    """Every embedder's input guard: (the texts as a list, the (0, dim) answer when there are none, else None).
+
+    A single string is a `TypeError` (iterated, it would embed each character as a text)."""
+    if isinstance(texts, str):
+        raise TypeError("embed() takes a list of texts, not a single string")
+    texts = list(texts)
+    return texts, (np.zeros((0, dim), dtype=np.float32) if not texts else None)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reference.embed.protocol import EmbedderUnavailable, normalise_rows
+from reference.embed.protocol import EmbedderUnavailable, embed_input, normalise_rows
 
 
 class SentenceTransformerEmbedder:
@@ -40,10 +40,9 @@ class SentenceTransformerEmbedder:
         self.batch_size = batch_size
 
     def embed(self, texts: list[str]) -> np.ndarray:
-        if isinstance(texts, str):
-            raise TypeError("embed() takes a list of texts, not a single string")
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        out = self._model.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=True,
+        texts, empty = embed_input(texts, self.dim)
+        if empty is not None:
+            return empty
+        out = self._model.encode(texts, batch_size=self.batch_size, convert_to_numpy=True,
                                  normalize_embeddings=True, show_progress_bar=False)
         return normalise_rows(np.asarray(out, dtype=np.float32))

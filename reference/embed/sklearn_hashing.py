@@ -18,6 +18,7 @@ import numpy as np
 
 from reference.embed.hashing import CHAR_WEIGHT, N_BUCKETS, NNZ, SEED
 from reference.embed.projection import projection_table
+from reference.embed.protocol import embed_input
 from reference.embed.tokenize import code_terms, stem
 
 
@@ -48,8 +49,7 @@ class SklearnHashingEmbedder:
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """(len(texts), dim) float32, rows L2-normalised (zero rows for texts without words)."""
-        if isinstance(texts, str):
-            raise TypeError("embed() takes a list of texts, not a single string")
+        texts, _ = embed_input(texts, self.dim)   # a single string is a TypeError
         words = _sublinear(self._words.transform(texts))
         chars = _sublinear(self._chars.transform(texts))
         out = np.zeros((len(texts), self.dim), dtype=np.float64)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reference.embed.protocol import EmbedderUnavailable, normalise_rows
+from reference.embed.protocol import EmbedderUnavailable, embed_input, normalise_rows
 
 CONFIG = "l2_supercat"
 DIM = 256
@@ -57,9 +57,8 @@ class WordLlamaEmbedder:
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """(len(texts), dim) float32; a text without tokens gives a zero row."""
-        if isinstance(texts, str):
-            raise TypeError("embed() takes a list of texts, not a single string")
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        out = np.asarray(self._model.embed(list(texts), norm=False, batch_size=self.batch_size), dtype=np.float32)
+        texts, empty = embed_input(texts, self.dim)
+        if empty is not None:
+            return empty
+        out = np.asarray(self._model.embed(texts, norm=False, batch_size=self.batch_size), dtype=np.float32)
         return normalise_rows(out.reshape(len(texts), self.dim))

@@ -12,6 +12,7 @@ latest such day strictly before the reference day). All dates are UTC days.
 from __future__ import annotations
 
 import calendar
+import functools
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
@@ -35,6 +36,11 @@ US_RE = re.compile(r"(?<![\d/\w])(\d{1,2})/(\d{1,2})/(\d{4})(?![\d/])")
 MONTH_FIRST_RE = re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
 DAY_FIRST_RE = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH_RE})\.?,?\s+(\d{{4}})\b", re.I)
 _FOUR_DIGITS = re.compile(r"\d{4}")
+_MONTH_WORD = re.compile(_MONTH_RE, re.I)   # every month-name date has one
+_MONTH_PREFIXES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+# Each rule runs only on a text holding a character or word all its matches hold (an ISO date a "-", a US
+# date a "/", ...): a substring test costs a fraction of the scan. False: every rule scans (tests compare both).
+PREFILTER = True
 _RELATIVE = [
     (re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b", re.I), lambda m, d: d),
     (re.compile(r"\byesterday\b", re.I), lambda m, d: d - timedelta(days=1)),
@@ -111,33 +117,54 @@ def _safe_date(y: int, m: int, d: int) -> date | None:
         return None
 
 
+def _has_month(text: str) -> bool:
+    if text.isascii():   # there re.I and lower() agree
+        low = text.lower()
+        return any(m in low for m in _MONTH_PREFIXES)
+    return _MONTH_WORD.search(text) is not None
+
+
 def absolute_dates(text: str) -> list[DateMatch]:
     """ISO, US and month-name dates in `text`, by position; invalid calendar dates are skipped."""
+    return list(_absolute_dates(text))
+
+
+@functools.lru_cache(maxsize=8)   # the extractor and the document date read the same text in turn
+def _absolute_dates(text: str) -> tuple[DateMatch, ...]:
     out: list[DateMatch] = []
+    pre = not PREFILTER
     if not _FOUR_DIGITS.search(text):   # every absolute form has a four-digit year
-        return out
-    for m in ISO_RE.finditer(text):
-        if (day := _safe_date(int(m[1]), int(m[2]), int(m[3]))) is not None:
-            out.append(DateMatch(m.start(), m.end(), m[0], day, "iso"))
-    for m in US_RE.finditer(text):
-        if (day := _safe_date(int(m[3]), int(m[1]), int(m[2]))) is not None:
-            out.append(DateMatch(m.start(), m.end(), m[0], day, "us"))
-    for rx, (mi, di) in ((MONTH_FIRST_RE, (1, 2)), (DAY_FIRST_RE, (2, 1))):
-        for m in rx.finditer(text):
-            day = _safe_date(int(m[3]), _MONTHS[m[mi].lower().rstrip(".")], int(m[di]))
-            if day is not None:
-                out.append(DateMatch(m.start(), m.end(), m[0], day, "month_name"))
-    return sorted(out, key=lambda x: (x.start, -x.end))
+        return ()
+    if pre or "-" in text:
+        for m in ISO_RE.finditer(text):
+            if (day := _safe_date(int(m[1]), int(m[2]), int(m[3]))) is not None:
+                out.append(DateMatch(m.start(), m.end(), m[0], day, "iso"))
+    if pre or "/" in text:
+        for m in US_RE.finditer(text):
+            if (day := _safe_date(int(m[3]), int(m[1]), int(m[2]))) is not None:
+                out.append(DateMatch(m.start(), m.end(), m[0], day, "us"))
+    if pre or _has_month(text):
+        for rx, (mi, di) in ((MONTH_FIRST_RE, (1, 2)), (DAY_FIRST_RE, (2, 1))):
+            for m in rx.finditer(text):
+                day = _safe_date(int(m[3]), _MONTHS[m[mi].lower().rstrip(".")], int(m[di]))
+                if day is not None:
+                    out.append(DateMatch(m.start(), m.end(), m[0], day, "month_name"))
+    return tuple(sorted(out, key=lambda x: (x.start, -x.end)))
 
 
 def relative_dates(text: str, reference: float) -> list[DateMatch]:
     """Relative date expressions resolved against the UTC day of `reference` (Unix seconds)."""
+    return list(_relative_dates(text, reference))
+
+
+@functools.lru_cache(maxsize=8)
+def _relative_dates(text: str, reference: float) -> tuple[DateMatch, ...]:
+    low = text.lower() if text.isascii() and PREFILTER else None   # ASCII: there re.I and lower() agree
     ref_day = utc_day(reference)
-    low = text.lower() if text.isascii() else None   # ASCII only: there re.I and lower() agree exactly
     out = [DateMatch(m.start(), m.end(), m[0], fn(m, ref_day), "relative")
            for (rx, fn), needs in zip(_RELATIVE, _RELATIVE_NEEDS)
            if low is None or any(w in low for w in needs) for m in rx.finditer(text)]
-    return sorted(out, key=lambda x: (x.start, -x.end))
+    return tuple(sorted(out, key=lambda x: (x.start, -x.end)))
 
 
 def parse_time_arg(value: Any, what: str) -> float | None:

@@ -41,9 +41,12 @@ def add_mentions_many(conn: sqlite3.Connection, docs: list[tuple[str, str, list[
                          _JSON(m.metadata), now, now))
             rows.append((document_id, m.entity_id, mention_context(text, m.position, m.end), m.position, m.end,
                          m.surface, m.confidence))
+    if not rows:
+        return
     conn.executemany("INSERT INTO entities(id, name, type, normalized_name, metadata, created_at, updated_at) "
                      "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET updated_at = excluded.updated_at",
                      ents)
+    # one statement per row (not tracker/multirow.py): multi-row statements here change the file's page layout
     conn.executemany("INSERT INTO entity_mentions(document_id, entity_id, context, position, end_position, surface, "
                      "confidence) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
 
@@ -91,7 +94,8 @@ def list_entities(conn: sqlite3.Connection, type_: str | None, limit: int) -> li
 
 
 def sharing_candidates(conn: sqlite3.Connection, document_id: str, exclude_types: tuple[str, ...],
-                       per_entity: int, before_mention: int | None = None) -> dict[str, tuple[list[str], int]]:
+                       per_entity: int, before_mention: int | None = None,
+                       mine: list[str] | None = None) -> dict[str, tuple[list[str], int]]:
     """Documents sharing an entity with this one, from an index: doc -> (shared entity ids, recency).
 
     For each of the document's entities (types in `exclude_types` left out) only the
@@ -100,14 +104,16 @@ def sharing_candidates(conn: sqlite3.Connection, document_id: str, exclude_types
     document's own entities, never by the store. `recency` is the newest mention row
     id of the candidate among those read (mention ids grow with ingest order). With
     `before_mention`, only mention rows with a smaller id are read (a batch ingest: the store
-    as it was when this document's turn came).
+    as it was when this document's turn came). `mine`, when the caller knows them (it has just
+    inserted the mentions), are the document's entity ids outside `exclude_types`, sorted.
     """
     bound = (1 << 62) if before_mention is None else before_mention
-    marks = ",".join("?" * len(exclude_types)) or "''"
-    mine = [r[0] for r in conn.execute(
-        "SELECT DISTINCT m.entity_id FROM entity_mentions m JOIN entities e ON e.id = m.entity_id "
-        f"WHERE m.document_id = ? AND e.type NOT IN ({marks}) ORDER BY m.entity_id",
-        (document_id, *exclude_types))]
+    if mine is None:
+        marks = ",".join("?" * len(exclude_types)) or "''"
+        mine = [r[0] for r in conn.execute(
+            "SELECT DISTINCT m.entity_id FROM entity_mentions m JOIN entities e ON e.id = m.entity_id "
+            f"WHERE m.document_id = ? AND e.type NOT IN ({marks}) ORDER BY m.entity_id",
+            (document_id, *exclude_types))]
     out: dict[str, tuple[list[str], int]] = {}
     for ent in mine:
         seen: set[str] = set()

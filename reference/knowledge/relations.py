@@ -44,7 +44,7 @@ from collections.abc import Callable
 from typing import Any
 
 from reference.knowledge import entity_table
-from reference.knowledge.contradiction import additive_marker, contradiction, supersede_marker
+from reference.knowledge.contradiction import additive_marker, contradiction, may_match, supersede_marker
 from reference.knowledge.model import RELATION_PRIORITY, Relationship
 from reference.memory_record import MemoryEntry
 
@@ -61,6 +61,7 @@ NOT_SHARED = ("time",)
 SUBJECT_TYPES = ("file", "dir", "symbol", "module")
 _CONCLUSION = re.compile(r"\b(therefore|thus|hence|so we conclude|which means|this means|combining|"
                          r"together these|conclusion)\b", re.I)
+_CONCLUSION_WORDS = ("therefore", "thus", "hence", "conclu", "which means", "this means", "combining", "together these")
 
 Similar = Callable[[MemoryEntry, int, Callable[[str], bool]], list[tuple[MemoryEntry, float]]]
 Cosines = Callable[[MemoryEntry, list[str]], dict[str, float]]
@@ -80,13 +81,14 @@ class RelationshipBuilder:
 
     def build(self, conn: sqlite3.Connection, entry: MemoryEntry, eligible: Callable[[str], bool],
               created_at: str, neighbours: list[tuple[Any, float]] | None = None,
-              before_mention: int | None = None) -> list[Relationship]:
+              before_mention: int | None = None, known: "KnownEntities | None" = None) -> list[Relationship]:
         """The relationships of `entry` (source) to earlier memories.
 
         `neighbours` are its vector neighbours when the caller found them already (a batch
         of live writes), else `similar` is asked; `before_mention` limits the shared-entity
         candidates to mention rows with a smaller id (the rows that existed when `entry`
         would have been written alone, for a batch whose later mentions are inserted already).
+        `known` holds entity ids the caller has read already (a batch: one query for all).
         """
         found: dict[str, Relationship] = {}
 
@@ -98,28 +100,29 @@ class RelationshipBuilder:
         if neighbours is None:
             neighbours = self.similar(entry, VECTOR_CANDIDATES, eligible)
         neighbours = [(o, s) for o, s in neighbours if o.id != entry.id]
-        subjects = _subjects(conn, [entry.id] + [o.id for o, _ in neighbours])
+        ids = [entry.id] + [o.id for o, _ in neighbours]
+        subjects = _subjects(conn, ids) if known is None else {d: known.subjects(d) for d in ids}
         mine = subjects.get(entry.id, set())
         for other, sim in neighbours:
             theirs = subjects.get(other.id, set())
+            sim6 = round(sim, 6)
             if sim > self.update_threshold and mine and theirs and not mine & theirs:
-                offer(Relationship(entry.id, other.id, "relates_to", round(sim, 6),
-                                   {"similarity": round(sim, 6), "differentSubjects": True}, created_at))
+                offer(Relationship(entry.id, other.id, "relates_to", sim6,
+                                   {"similarity": sim6, "differentSubjects": True}, created_at))
             elif sim > self.update_threshold:
                 reason = contradiction(other.text, entry.text)
-                offer(Relationship(entry.id, other.id, "updates" if reason else "extends", round(sim, 6),
-                                   {"similarity": round(sim, 6), **({"reason": reason} if reason else {})},
+                offer(Relationship(entry.id, other.id, "updates" if reason else "extends", sim6,
+                                   {"similarity": sim6, **({"reason": reason} if reason else {})},
                                    created_at))
             elif sim > self.relate_threshold:
-                offer(Relationship(entry.id, other.id, "relates_to", round(sim, 6), {"similarity": round(sim, 6)},
-                                   created_at))
-        cands = {d: v for d, v in entity_table.sharing_candidates(conn, entry.id, NOT_SHARED,
-                                                                   SHARED_CANDIDATES_PER_ENTITY,
-                                                                   before_mention).items()
-                 if eligible(d)}
+                offer(Relationship(entry.id, other.id, "relates_to", sim6, {"similarity": sim6}, created_at))
+        shared_ids = None if known is None else known.shared(entry.id)
+        cands = {} if shared_ids == [] else {
+            d: v for d, v in entity_table.sharing_candidates(conn, entry.id, NOT_SHARED, SHARED_CANDIDATES_PER_ENTITY,
+                                                             before_mention, shared_ids).items() if eligible(d)}
         top = [d for d, _ in entity_table.rank_sharing(cands)[:MAX_SHARED_LINKS]]
         shared = {d: sorted(ents) for d, (ents, _) in cands.items()}
-        if _CONCLUSION.search(entry.text) or supersede_marker(entry.text) or additive_marker(entry.text):
+        if _concludes(entry.text) or supersede_marker(entry.text) or additive_marker(entry.text):
             order = {d: i for i, d in enumerate(sorted(cands, key=lambda d: (-cands[d][1], d)))}  # newest = 0
             marked = self._marked(conn, entry, shared, mine, order, created_at)
             if marked is not None:
@@ -157,7 +160,7 @@ class RelationshipBuilder:
 
     def _derived(self, conn: sqlite3.Connection, entry: MemoryEntry, shared: dict[str, list[str]],
                  order: dict[str, int], created_at: str) -> list[Relationship]:
-        if not _CONCLUSION.search(entry.text) or len(shared) < 2:
+        if not _concludes(entry.text) or len(shared) < 2:
             return []
         mine = [e.id for e in entity_table.document_entities(conn, entry.id) if e.type not in NOT_SHARED]
         by_entity: dict[str, list[str]] = {}
@@ -178,6 +181,27 @@ class RelationshipBuilder:
                 for d, ent in chosen.items()]
 
 
+def _concludes(text: str) -> bool:
+    return may_match(text, _CONCLUSION_WORDS) and _CONCLUSION.search(text) is not None
+
+
 def _subjects(conn: sqlite3.Connection, ids: list[str]) -> dict[str, set[str]]:
     ents = entity_table.entity_ids_of(conn, ids)
     return {d: {e for e in es if e.split(":", 1)[0] in SUBJECT_TYPES} for d, es in ents.items()}
+
+
+class KnownEntities:
+    """Entity ids of a batch's documents and their neighbours, read once for the whole batch.
+
+    `entities` maps a document id to its distinct entity ids (a document absent has none);
+    `shared(doc)` gives the ids outside `NOT_SHARED`, sorted, as `sharing_candidates` would select them.
+    """
+
+    def __init__(self, entities: dict[str, list[str]]) -> None:
+        self.entities = entities
+
+    def subjects(self, doc: str) -> set[str]:
+        return {e for e in self.entities.get(doc, ()) if e.split(":", 1)[0] in SUBJECT_TYPES}
+
+    def shared(self, doc: str) -> list[str]:
+        return sorted(e for e in self.entities.get(doc, ()) if e.split(":", 1)[0] not in NOT_SHARED)

@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 
 from reference.knowledge.model import Relationship
+from reference.tracker.multirow import insert_rows
 
 # one encoder for every row (json.dumps with options builds a new one per call)
 _JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
@@ -22,9 +24,17 @@ def insert(conn: sqlite3.Connection, rel: Relationship) -> None:
 
 
 def insert_many(conn: sqlite3.Connection, rels: list[Relationship]) -> None:
-    conn.executemany(f"INSERT OR IGNORE INTO relationships({_COLS}) VALUES (?, ?, ?, ?, ?, ?)",
-                     [(r.source_id, r.target_id, r.type, r.confidence,
-                       _JSON(r.metadata), r.created_at) for r in rels])
+    """`insert` of each, in order (multi-row statements: the same rows and ids, see tracker/multirow.py)."""
+    insert_rows(conn, f"INSERT OR IGNORE INTO relationships({_COLS}) VALUES", 6,
+                [(r.source_id, r.target_id, r.type, r.confidence, _metadata_json(r.metadata), r.created_at)
+                 for r in rels])
+
+
+def _metadata_json(meta: dict) -> str:
+    """`_JSON(meta)`; the common `{"similarity": x}` written directly (json writes a float as its repr)."""
+    if len(meta) == 1 and type(x := meta.get("similarity")) is float and math.isfinite(x):
+        return f'{{"similarity":{x!r}}}'
+    return _JSON(meta)
 
 
 def for_document(conn: sqlite3.Connection, document_id: str) -> list[Relationship]:

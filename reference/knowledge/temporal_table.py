@@ -35,6 +35,7 @@ def insert_many(conn: sqlite3.Connection, rows: list[tuple[str, float | None, fl
         relevance = calculate_relevance(recorded, 0, recorded, importance)
         data.append((document_id, to_text(document_date), to_text(recorded), relevance, date_source, importance))
         layers.append((document_id, layer_for(0, relevance)))
+    # one statement per row (not tracker/multirow.py): multi-row statements here change the file's page layout
     conn.executemany("INSERT OR REPLACE INTO temporal_data(document_id, document_date, recorded_date, last_accessed, "
                      "access_count, relevance_score, date_source, importance) VALUES (?, ?, ?, NULL, 0, ?, ?, ?)", data)
     conn.executemany("INSERT OR REPLACE INTO memory_layers(document_id, layer, promoted_at, demoted_at) "

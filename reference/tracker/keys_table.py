@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 
 from reference.errors import KeyCollision, corrupt
 from reference.tracker.codec import from_db, to_db
+from reference.tracker.multirow import insert_rows
 
 # The namespace prefix of a canonical key -> the entity type recorded in `keys.kind`.
 KIND_OF_NAMESPACE = {"file": "file", "sym": "symbol", "chunk": "chunk", "mem": "memory"}
@@ -43,6 +44,20 @@ class KeysTable:
             return h
         conn.execute("INSERT INTO keys(key_hash, key, kind) VALUES (?, ?, ?)", (to_db(h), key, kind))
         return h
+
+    def any_taken(self, conn: sqlite3.Connection, keys: list[str], hashes: list[int]) -> bool:
+        """True if any key (with its hash, `hashes[i] == hash_fn(keys[i])`) is registered or its hash held."""
+        for i in range(0, len(keys), 400):
+            ks, hs = keys[i: i + 400], [to_db(h) for h in hashes[i: i + 400]]
+            if conn.execute(f"SELECT 1 FROM keys WHERE key_hash IN ({','.join('?' * len(hs))}) "
+                            f"OR key IN ({','.join('?' * len(ks))}) LIMIT 1", (*hs, *ks)).fetchone() is not None:
+                return True
+        return False
+
+    def register_new(self, conn: sqlite3.Connection, keys: list[str], hashes: list[int], kind: str) -> None:
+        """Record keys that `any_taken` just found free (with their hashes), in one statement."""
+        insert_rows(conn, "INSERT INTO keys(key_hash, key, kind) VALUES", 3,
+                    [(to_db(h), k, kind) for k, h in zip(keys, hashes)])
 
     def is_taken(self, conn: sqlite3.Connection, key: str) -> bool:
         """True if `key` is registered or its hash is held by another key."""

@@ -49,8 +49,12 @@ def entry_from_row(row: tuple, path: str = "tracker.db") -> MemoryEntry:
     )
 
 
-def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+# one encoder for every row (json.dumps with options builds a new one per call); same text as json.dumps
+_dump = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode
+_INSERT = f"INSERT INTO memories({COLUMNS}, row_sum) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+# FTS5 flushes its pending terms at each statement's end: one statement per row keeps the FTS segments (and
+# so the file size) exactly as single writes make them; a multi-row statement would merge them
+_INSERT_FTS = "INSERT INTO memories_fts(rowid, text, tags) VALUES (?, ?, ?)"
 
 
 def _stored(e: MemoryEntry) -> tuple:
@@ -74,11 +78,13 @@ class MemoriesTable:
         return entry_from_row(row, self.path)
 
     def insert(self, conn: sqlite3.Connection, e: MemoryEntry) -> None:
-        values = _stored(e)
-        tags = values[6]
-        conn.execute(f"INSERT INTO memories({COLUMNS}, row_sum) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                     (*values, row_sum(values)))
-        conn.execute("INSERT INTO memories_fts(rowid, text, tags) VALUES (?, ?, ?)", (to_db(e.key_hash), e.text, tags))
+        self.insert_many(conn, [e])
+
+    def insert_many(self, conn: sqlite3.Connection, entries: list[MemoryEntry]) -> None:
+        """Rows and FTS entries of several memories, in order (one statement per row: see `_INSERT_FTS`)."""
+        values = [_stored(e) for e in entries]
+        conn.executemany(_INSERT, [(*v, row_sum(v)) for v in values])
+        conn.executemany(_INSERT_FTS, [(v[9], v[5], v[6]) for v in values])
 
     def update_metadata(self, conn: sqlite3.Connection, key_hash: int, metadata: dict, updated_at: float,
                         blob_offset: int, blob_length: int) -> None:

@@ -223,3 +223,25 @@ def test_append_after_another_writer_crashed_mid_record(tmp_path):
     with Blob(path) as again:
         assert again.recovered is None
         assert [again.read(r.offset) for r in again.records()] == [b"first", b"second"]
+
+
+@SETTINGS
+@given(payloads=payload_lists, cut=st.integers(0, 8))
+def test_append_many_writes_what_appends_one_by_one_write(tmp_path_factory, payloads, cut):
+    d = tmp_path_factory.mktemp("m")
+    with Blob(d / "one.dat") as one, Blob(d / "many.dat") as many:
+        refs_one = [one.append(p) for p in payloads]
+        refs_many = many.append_many(payloads[:cut]) + many.append_many(payloads[cut:])
+        assert refs_many == refs_one
+        assert [many.read(r.offset) for r in refs_many] == payloads
+        assert list(many.records()) == list(one.records())
+    assert (d / "one.dat").read_bytes() == (d / "many.dat").read_bytes()
+
+
+def test_append_many_refuses_an_oversized_payload_before_writing(tmp_path, monkeypatch):
+    import reference.blob as blob_mod
+    monkeypatch.setattr(blob_mod, "MAX_PAYLOAD", 4)
+    with Blob(tmp_path / "b.dat") as b:
+        with pytest.raises(ValueError, match="exceeds the u32 frame limit"):
+            b.append_many([b"ok", b"too long"])
+        assert b.size() == 0

@@ -118,3 +118,12 @@ def test_sentence_transformer_loads_from_a_local_path(tmp_path):
 def test_light_stemmer(word, expected):
     from reference.embed.tokenize import stem
     assert stem(word) == expected
+
+
+def test_embed_input_guard():
+    from reference.embed.protocol import embed_input
+    with pytest.raises(TypeError, match="not a single string"):
+        embed_input("one text", 8)
+    texts, empty = embed_input([], 8)
+    assert texts == [] and empty.shape == (0, 8) and empty.dtype == np.float32
+    assert embed_input(("a", "b"), 8) == (["a", "b"], None)

@@ -34,3 +34,14 @@ def test_embeds_offline_from_the_wheel(monkeypatch):
     assert v.shape == (4, 256) and v.dtype == np.float32
     assert np.allclose(np.linalg.norm(v[:3], axis=1), 1.0, atol=1e-5) and not v[3].any()
     assert v[0] @ v[1] > v[0] @ v[2]  # a real model: related phrasing is nearer than an unrelated one
+
+
+def test_input_guard_is_the_shared_one():
+    """A single string is refused and an empty list gives (0, dim), as for every embedder."""
+    pytest.importorskip("wordllama")
+    emb = get_embedder("wordllama")
+    with pytest.raises(TypeError, match="not a single string"):
+        emb.embed("refresh the auth token")
+    empty = emb.embed([])
+    assert empty.shape == (0, 256) and empty.dtype == np.float32
+    assert emb.embed(("a tuple", "of texts")).shape == (2, 256)

@@ -65,3 +65,25 @@ def test_batch_telemetry_reads_like_single_writes(tmp_path):
         return [(e.op, e.memory_id, e.timestamp, e.scope, e.run_id, e.task_id, e.extra)
                 for e in sink.events if e.op == "write"]
     assert writes(sinks["many"]) == writes(sinks["one"]) and len(writes(sinks["one"])) == 5
+
+
+def test_batch_moves_salts_as_single_writes_do(tmp_path):
+    """Ids taken by an earlier row or by an earlier record of the same batch: the batch falls back to
+    one record at a time and gets the ids (salts), rows and blob bytes the single writes get."""
+    from reference.keys import hash64
+    from reference.memories import derive_memory_id
+
+    def narrow(key):   # 64 hashes: 20 memories collide several times
+        return hash64(key) % 64 + 1
+
+    recs = [dict(text=f"note {i % 7}") for i in range(20)]
+    one = MemoryStore.open(tmp_path / "one", clock=LogicalClock(1_700_000_000.0), hash_fn=narrow)
+    singles = [one.write_memory(**r) for r in recs]
+    many = MemoryStore.open(tmp_path / "many", clock=LogicalClock(1_700_000_000.0), hash_fn=narrow)
+    batch = many.write_memories(recs[:3]) + many.write_memories(recs[3:])
+    assert [e.id for e in batch] == [e.id for e in singles]
+    assert any(e.id != derive_memory_id(e.created_at, i + 1, e.text, 0) for i, e in enumerate(singles))
+    assert _rows(one) == _rows(many)
+    one.close()
+    many.close()
+    assert (tmp_path / "one" / "blob.dat").read_bytes() == (tmp_path / "many" / "blob.dat").read_bytes()

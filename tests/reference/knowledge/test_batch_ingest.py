@@ -154,3 +154,65 @@ def test_live_neighbours_from_the_index_equal_the_exact_ones(tmp_path, monkeypat
         assert not set(h for h, _ in got) & set(batch_keys[i:])
     assert sum(map(len, indexed)) > 500
     store.close()
+
+
+def test_batch_equals_single_writes_with_mentions_everywhere_and_a_colon_type(tmp_path):
+    """Shared entities (the mention-id bound), entity ids read for the batch, and a gazetteer type with a
+    colon (the rules then read entity types from the table): batch and single writes store the same."""
+    texts = [f"{w} in src/features/auth/session.ts with authClient.refresh() for Alice, step {i % 3}"
+             for i, w in enumerate(["token race", "also token race", "therefore the race", "instead of redis",
+                                    "cache", "token race"] * 3)] + ["plain words only", "no entities here"]
+    states = []
+    for name, gaz in (("a", None), ("b", None), ("c", {"team:core": ["Alice"]}), ("d", {"team:core": ["Alice"]})):
+        clock = LogicalClock(1_760_000_000.0)
+        store = MemoryStore.open(tmp_path / name, clock=clock)
+        KnowledgeLayer.for_store(store, gazetteer=gaz)
+        if name in ("a", "c"):
+            for t in texts:
+                clock.advance(1)
+                store.write_memory(t)
+        else:
+            store.write_memories([dict(text=t) for t in texts[:4]], times=[clock.now() + 1 + i for i in range(4)])
+            store.write_memories([dict(text=t) for t in texts[4:]],
+                                 times=[clock.now() + 1 + i for i in range(len(texts) - 4)])
+        states.append(_state(store))
+    assert states[0] == states[1] and states[2] == states[3]
+    assert "sharedEntities" in states[0][0] and "team:core" in states[2][0]
+
+
+MIXED = ["see https://example.com/a/b.py and mail bob@x.org about src/features/auth/session.ts yesterday",
+         "from reference.knowledge import layer; import os.path\nauthClient.refresh() calls getUserName `tokenStore`",
+         "On Jan 25, 2026 we replaced redis with memcached; 3 days ago the cache was disabled. 1/25/2026 also",
+         "therefore, combining src/lib/cache.py and file:src/x.py and sym:src/x.py#Foo:class:1:9 project:alpha",
+         "Additionally the invoice rounding now uses decimal in packages/billing/round.py (2025-03-04T10:00Z)",
+         "last friday next week in 2 days module foo.bar package baz.qux README.md setup.cfg",
+         "AWS key AKIAIOSFODNN7EXAMPLE leaked; token ghp_abcdefghijklmnopqrstuvwxyz0123456789 in CI",
+         "ssr font query retry modal index term468 term7 term33 term83 term1362 term42 term5"]
+
+
+def test_a_mixed_workload_stores_the_same_in_batches_of_every_size(tmp_path):
+    """Every extraction rule, redaction, concepts, dates and repeats, in batches of 1, 5 and 40 against single
+    writes: the same rows, FTS terms, blob and vector bytes."""
+    recs = [dict(text=MIXED[i % len(MIXED)] + f" variant {i % 5}", task="task:debug" if i % 2 else None,
+                 tags=["p1"], metadata={"concepts": ["cache rounding"]} if i % 3 == 0 else {"n": i})
+            for i in range(70)]
+    states = []
+    for name, sizes in (("one", [1] * len(recs)), ("many", [1, 5, 40, 1, 5, 18])):
+        clock = LogicalClock(1_760_000_000.0)
+        store = MemoryStore.open(tmp_path / name, clock=clock)
+        KnowledgeLayer.for_store(store)
+        start = 0
+        for size in sizes:
+            part = recs[start: start + size]
+            times = [clock.now() + 1 + i for i in range(len(part))]
+            if size == 1:
+                clock.set(times[0])
+                store.write_memory(**part[0])
+            else:
+                store.write_memories(part, times=times)
+            start += size
+        assert start == len(recs)
+        states.append(_state(store))
+    assert states[0][1] == states[1][1]
+    assert states[0][0] == states[1][0]
+    assert "[REDACTED:aws-access-key]" in states[0][0] and "sharedEntities" in states[0][0]
