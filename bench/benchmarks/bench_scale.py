@@ -42,7 +42,9 @@ import numpy as np
 import pytest
 from threadpoolctl import threadpool_limits
 
-from bench.benchmarks.synthetic_memories import CONTEXTS, TASKS, VOCAB, VOCAB_WEIGHTS, WORDS
+from bench.benchmarks.index_paths import EXACT, MEMORY_TAG, recall, topk_both
+from bench.benchmarks.scale_figures import Figures, pct
+from bench.benchmarks.synthetic_memories import CONTEXTS, TASKS, query_texts
 from bench.benchmarks.synthetic_memories import record as _record
 from reference.clock import LogicalClock
 from reference.knowledge import KnowledgeLayer
@@ -54,7 +56,6 @@ from reference.store import MemoryStore
 from reference.tracker import fts_match
 from reference.tracker.fts_topk import ranked_matches
 from reference import vector_index
-from reference.vector_search import KIND_TAGS
 
 SCALES = {"small": 2_000, "medium": 10_000, "full": 100_000}
 SCALE = os.environ.get("CODEMEM_BENCH_SCALE", "small")
@@ -70,39 +71,16 @@ KNOWLEDGE = os.environ.get("CODEMEM_BENCH_KNOWLEDGE", "1") != "0"
 REPORT = Path("/tmp/codemem-bench-scale") / f"report-{N}.md"
 
 def _queries(rng: random.Random) -> list[Query]:
-    texts = [" ".join(rng.choices(WORDS, k=3) + rng.choices(VOCAB, weights=VOCAB_WEIGHTS, k=2)) for _ in range(30)]
-    return [Query(t) for t in texts]
+    return [Query(t) for t in query_texts(rng, 30)]
 
 
 def _filtered(queries: list[Query], rng: random.Random) -> list[Query]:
     return [Query(q.text, task=rng.choice(TASKS[:4]), context=[rng.choice(CONTEXTS)]) for q in queries]
 
 
-def _pct(xs: list[float], p: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p * (len(xs) - 1))))]
-
-
-class Figures:
-    """Everything the module measured, written out as one table at the end."""
-
-    def __init__(self) -> None:
-        self.rows: list[tuple[str, str]] = []
-
-    def add(self, name: str, value: str) -> None:
-        self.rows.append((name, value))
-
-    def write(self) -> str:
-        text = f"# bench_scale at N = {N:,} memories\n\n| measure | value |\n|---|---|\n"
-        text += "".join(f"| {a} | {b} |\n" for a, b in self.rows)
-        REPORT.parent.mkdir(parents=True, exist_ok=True)
-        REPORT.write_text(text)
-        return text
-
-
 @pytest.fixture(scope="module")
 def figures():
-    figs = Figures()
+    figs = Figures(f"bench_scale at N = {N:,} memories", REPORT)
     yield figs
     print("\n" + figs.write())
 
@@ -141,7 +119,7 @@ def built(tmp_path_factory, figures):
     figures.add(f"batch ingest (write_memories, knowledge layer {'on' if KNOWLEDGE else 'off'})",
                 f"{(written - SINGLE_WRITES * len(single)) / batch_s:,.0f} memories/s")
     for size, lat in single.items():
-        figures.add(f"single write p50 / p95 at {size:,}", f"{statistics.median(lat):.2f} / {_pct(lat, .95):.2f} ms")
+        figures.add(f"single write p50 / p95 at {size:,}", f"{statistics.median(lat):.2f} / {pct(lat, .95):.2f} ms")
     yield store, single
     store.close()
 
@@ -172,7 +150,7 @@ def floor(built, figures):
 
     lat = [one()[0] for _ in range(90)]
     figures.add(f"exact-scan floor alone ({mat.shape[0]:,} x {mat.shape[1]} float32 einsum + argpartition)",
-                f"{statistics.median(lat):.2f} / {_pct(lat, .95):.2f} ms (p50 / p95)")
+                f"{statistics.median(lat):.2f} / {pct(lat, .95):.2f} ms (p50 / p95)")
     yield one
     limiter.restore_original_limits()
 
@@ -206,10 +184,10 @@ def test_ranker_latency(benchmark, built, floor, figures, name, filtered):
         assert isinstance(ranker.search(next(it)), list)
 
     benchmark.pedantic(one, rounds=len(queries) * 3, iterations=1)
-    p50, p95 = statistics.median(lat), _pct(lat, .95)
-    f50, f95 = statistics.median(floor_lat), _pct(floor_lat, .95)
-    c50, c95 = statistics.median(cpu), _pct(cpu, .95)
-    fc50, fc95 = statistics.median(floor_cpu), _pct(floor_cpu, .95)
+    p50, p95 = statistics.median(lat), pct(lat, .95)
+    f50, f95 = statistics.median(floor_lat), pct(floor_lat, .95)
+    c50, c95 = statistics.median(cpu), pct(cpu, .95)
+    fc50, fc95 = statistics.median(floor_cpu), pct(floor_cpu, .95)
     benchmark.extra_info.update(n=N, p50_ms=round(p50, 3), p95_ms=round(p95, 3), floor_p50_ms=round(f50, 3),
                                 floor_p95_ms=round(f95, 3), p50_over_floor=round(p50 / f50, 2),
                                 p95_over_floor=round(p95 / f95, 2), cpu_p50_ms=round(c50, 3), cpu_p95_ms=round(c95, 3),
@@ -239,7 +217,7 @@ def test_keyword_index_against_fts5(benchmark, built, figures):
             ranked_matches(conn, m, 100, None, idx)
             cpu.append((time.thread_time() - c0) * 1e3)
             lat.append((time.perf_counter() - t0) * 1e3)
-        out[label] = (statistics.median(lat), _pct(lat, .95), statistics.median(cpu), _pct(cpu, .95))
+        out[label] = (statistics.median(lat), pct(lat, .95), statistics.median(cpu), pct(cpu, .95))
         figures.add(f"keyword top 100, {label} ({len(qs)} queries of 5 words)",
                     "{:.2f} / {:.2f} ms; CPU {:.2f} / {:.2f} ms".format(*out[label]))
     it = iter(matches * 3)
@@ -266,27 +244,9 @@ def test_bare_batch_ingest(benchmark, tmp_path, figures):
 
 
 # -- the vector cache's quantized index (reference/vector_index.py) against the exact scan ---------------------
-EXACT = 10 ** 12     # an index threshold no store reaches: the exact path
 # the index forced on (its threshold also sets how many leading rows train the quantizer: the module's own
 # threshold, or the whole store when smaller)
 FORCED = min(N, vector_index.INDEX_MIN_ROWS)
-MEMORY_TAG = KIND_TAGS["memory"]
-
-
-def _topk_both(vc, q, k: int, forced: int = FORCED) -> tuple[list, list]:
-    """(topk through the index, forced on from `forced` rows; the exact scan's topk) of one query."""
-    vc.index_min_rows = forced
-    got = vc.topk(q, k, tags=[MEMORY_TAG])
-    vc.index_min_rows = EXACT
-    want = vc.topk(q, k, tags=[MEMORY_TAG])
-    vc.index_min_rows = None
-    return got, want
-
-
-def _recall(pairs: list[tuple[list, list]]) -> tuple[float, float]:
-    """(mean, worst) share of the exact answer's keys that the index's answer holds."""
-    shares = [len({h for h, _ in g} & {h for h, _ in w}) / len(w) if w else float(not g) for g, w in pairs]
-    return statistics.fmean(shares), min(shares)
 
 
 def test_vector_index_recall_and_latency(benchmark, built, floor, figures):
@@ -295,10 +255,10 @@ def test_vector_index_recall_and_latency(benchmark, built, floor, figures):
     store, _ = built
     vc = store.vectors
     rng = random.Random(2)
-    texts = [" ".join(rng.choices(WORDS, k=3) + rng.choices(VOCAB, weights=VOCAB_WEIGHTS, k=2)) for _ in range(300)]
+    texts = query_texts(rng, 300)
     qs = store.embedder.embed(texts)
     for k in (10, 100):
-        mean, worst = _recall([_topk_both(vc, q, k) for q in qs])
+        mean, worst = recall([topk_both(vc, q, k, FORCED) for q in qs])
         figures.add(f"vector index recall@{k} vs exact topk ({len(qs)} queries, {len(vc):,} rows)",
                     f"mean {mean:.4f}, worst query {worst:.2f}")
         benchmark.extra_info[f"recall_at_{k}"] = round(mean, 5)
@@ -313,13 +273,13 @@ def test_vector_index_recall_and_latency(benchmark, built, floor, figures):
             cpu.append((time.thread_time() - c0) * 1e3)
             lat.append((time.perf_counter() - t0) * 1e3)
             floor()
-        out[label] = (statistics.median(lat), _pct(lat, .95), statistics.median(cpu), _pct(cpu, .95))
+        out[label] = (statistics.median(lat), pct(lat, .95), statistics.median(cpu), pct(cpu, .95))
     vc.index_min_rows = None
     fl = [floor() for _ in range(90)]
     fc = [c for _, c in fl]
     for label, (p50, p95, c50, c95) in out.items():
         figures.add(f"vector topk(k=10), {label} path", f"{p50:.2f} / {p95:.2f} ms; CPU {c50:.2f} / {c95:.2f} ms; "
-                    f"CPU ratio to the floor {c50 / statistics.median(fc):.2f}x / {c95 / _pct(fc, .95):.2f}x")
+                    f"CPU ratio to the floor {c50 / statistics.median(fc):.2f}x / {c95 / pct(fc, .95):.2f}x")
     figures.add("vector topk(k=10), index / exact (CPU p50)", f"{out['index'][2] / out['exact'][2]:.2f}x")
     it = iter(list(qs) * 3)
     benchmark.pedantic(lambda: vc.topk(next(it), 10, tags=[MEMORY_TAG]), rounds=90, iterations=1)
@@ -352,7 +312,7 @@ def test_neighbour_lookup_per_write(benchmark, built, figures):
         entries = [SimpleNamespace(key_hash=int(h)) for h in keys[-1000:]]   # the latest memories, in row order
         t0, c0 = time.perf_counter(), time.thread_time()
         live_neighbours(store, entries, VECTOR_CANDIDATES, RELATE_THRESHOLD)
-        res[label] = (statistics.median(lat), _pct(lat, .95), statistics.median(cpu), _pct(cpu, .95),
+        res[label] = (statistics.median(lat), pct(lat, .95), statistics.median(cpu), pct(cpu, .95),
                       time.perf_counter() - t0, time.thread_time() - c0)
     vc.index_min_rows = None
     for label, (w50, w95, c50, c95, bw, bc) in res.items():
@@ -368,7 +328,7 @@ def test_neighbour_lookup_per_write(benchmark, built, figures):
         singles = [live_neighbours(store, [e], VECTOR_CANDIDATES, RELATE_THRESHOLD)[0] for e in entries[-30:]]
         both[label] = [top(g) for g in singles + live_neighbours(store, entries, VECTOR_CANDIDATES, RELATE_THRESHOLD)]
     vc.index_min_rows = FORCED
-    mean, worst = _recall(list(zip(both["index"], both["exact"])))
+    mean, worst = recall(list(zip(both["index"], both["exact"])))
     figures.add(f"neighbour top {VECTOR_CANDIDATES} recall, index vs exact ({len(both['exact'])} lookups)",
                 f"mean {mean:.4f}, worst {worst:.2f}")
     it = iter(entries[-30:] * 2)
@@ -404,7 +364,7 @@ def test_vector_index_recall_real_vectors(benchmark, tmp_path, figures):
     qs = emb.embed(queries)
     forced = min(len(writes), vector_index.INDEX_MIN_ROWS)
     for k in (10, 100):
-        mean, worst = _recall([_topk_both(vc, q, k, forced) for q in qs])
+        mean, worst = recall([topk_both(vc, q, k, forced) for q in qs])
         figures.add(f"vector index recall@{k}, real hunk memories ({len(writes):,} rows, {len(qs)} queries)",
                     f"mean {mean:.4f}, worst query {worst:.2f}")
         benchmark.extra_info[f"recall_at_{k}"] = round(mean, 5)

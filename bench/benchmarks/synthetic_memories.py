@@ -22,3 +22,8 @@ def record(rng: random.Random, i: int) -> dict:
     return dict(text=" ".join(words) + f" item{i}", task=rng.choice(TASKS),
                 context=rng.sample(CONTEXTS, rng.randint(0, 2)), tags=rng.sample(["p1", "p2", "p3", "p4"], 1),
                 metadata={"branch": rng.choice(["main", "dev", "feature-x"])})
+
+
+def query_texts(rng: random.Random, n: int) -> list[str]:
+    """`n` search texts drawn from `rng`: three domain words and two filler terms each."""
+    return [" ".join(rng.choices(WORDS, k=3) + rng.choices(VOCAB, weights=VOCAB_WEIGHTS, k=2)) for _ in range(n)]
