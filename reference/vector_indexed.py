@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from reference import vector_index
+from reference.vector_selection import tag_key
 
 
 class IndexedSearch:
@@ -80,7 +81,7 @@ class IndexedSearch:
     def _bitmap(self, tags: Sequence[int] | None) -> tuple[np.ndarray, int]:
         """(faiss bitmap of the live rows carrying one of `tags`, how many), kept up to date as rows are
         added (`_extend_bitmaps`): recomputing it costs about 0.2 ms at 100k rows, on every write."""
-        key = None if tags is None else tuple(sorted({int(t) for t in tags}))
+        key = tag_key(tags)
         hit = self._bitmaps.get(key)
         if hit is None:
             mask = self._tag_mask(key)

@@ -34,7 +34,7 @@ from reference import vector_index
 from reference.errors import corrupt
 from reference.vector_indexed import IndexedSearch
 from reference.vector_rows import RecentRows
-from reference.vector_selection import RowSelections
+from reference.vector_selection import RowSelections, tag_key
 from reference.vector_files import VectorDimMismatch, VectorFiles, VectorModelMismatch
 
 __all__ = ["VectorCache", "VectorDimMismatch", "VectorModelMismatch"]
@@ -240,7 +240,7 @@ class VectorCache(RowSelections, IndexedSearch):
         with self._lock:
             self._sync_checked()
             rows, _ = self._selection(tags)
-            cached = ("keys", None if tags is None else tuple(sorted({int(t) for t in tags})))
+            cached = ("keys", tag_key(tags))
             keys = self._selections.get(cached)
             if keys is None:
                 keys = self._selections[cached] = self._keys[rows]

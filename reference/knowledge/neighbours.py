@@ -16,7 +16,7 @@ float32 rounding midpoint.
 
 Above the vector cache's index threshold (`vector_index.INDEX_MIN_ROWS`) the candidates
 come from its quantized index instead (`VectorCache.candidate_rows`: the
-`oversample(k)` best by 8-bit codes, later batch entries left out), re-scored the same
+`oversample(k)` best by 4-bit PQ codes, later batch entries left out), re-scored the same
 way: the rule holds among those candidates, and a true neighbour outside them is missed
 (recall measured in bench/benchmarks/bench_scale.py). No product with every stored row.
 """
