@@ -50,9 +50,9 @@ _STATEMENTS = (
         metadata TEXT NOT NULL DEFAULT '{}',
         created_at TEXT,
         UNIQUE (source_id, target_id))""",
-    "CREATE INDEX IF NOT EXISTS idx_rel_source ON relationships(source_id)",
+    # source lookups use the UNIQUE (source_id, target_id) index; no query reads by type or by one date
+    # column (schema v7 dropped those indexes: reference/tracker/lean_indexes.py)
     "CREATE INDEX IF NOT EXISTS idx_rel_target ON relationships(target_id)",
-    "CREATE INDEX IF NOT EXISTS idx_rel_type ON relationships(type)",
     """CREATE TABLE IF NOT EXISTS temporal_data (
         document_id TEXT PRIMARY KEY,
         document_date TEXT,
@@ -62,8 +62,6 @@ _STATEMENTS = (
         relevance_score REAL NOT NULL DEFAULT 1.0,
         date_source TEXT,
         importance REAL NOT NULL DEFAULT 1.0)""",
-    "CREATE INDEX IF NOT EXISTS idx_temporal_document_date ON temporal_data(document_date)",
-    "CREATE INDEX IF NOT EXISTS idx_temporal_recorded_date ON temporal_data(recorded_date)",
     """CREATE TABLE IF NOT EXISTS memory_layers (
         document_id TEXT PRIMARY KEY,
         layer TEXT NOT NULL DEFAULT 'cold' CHECK (layer IN ('hot', 'warm', 'cold')),
