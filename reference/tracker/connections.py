@@ -17,7 +17,7 @@ from pathlib import Path
 from reference.errors import StoreError
 
 
-CACHE_KIB = 64 * 1024
+BATCH_CACHE_KIB = 64 * 1024
 
 
 class TrackerClosed(StoreError):
@@ -56,11 +56,23 @@ class Connections:
         conn.execute("PRAGMA journal_mode=WAL")
         # NORMAL in WAL mode: a commit survives a process crash; only an OS crash may lose the last ones.
         conn.execute("PRAGMA synchronous=NORMAL")
-        # a page cache of up to 64 MiB (SQLite's default is 2 MiB; pages are allocated as they are used): at
-        # 100k memories a write's index pages no longer fit in 2 MiB and each miss rereads a page; measured
-        # in reference/README.md ("Writes")
-        conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         return conn
+
+    @contextmanager
+    def large_cache(self) -> Iterator[None]:
+        """This thread's connection with a page cache of up to `BATCH_CACHE_KIB` for the block, then as before.
+
+        For batch writes: at 100k memories the pages a batch updates no longer fit SQLite's default
+        2 MiB and each miss rereads a page. Single writes keep the default, which measured faster
+        for them (reference/README.md, "Writes"). Pages are allocated only as they are used.
+        """
+        conn = self.get()
+        before = conn.execute("PRAGMA cache_size").fetchone()[0]
+        conn.execute(f"PRAGMA cache_size=-{BATCH_CACHE_KIB}")
+        try:
+            yield
+        finally:
+            conn.execute(f"PRAGMA cache_size={int(before)}")
 
     @contextmanager
     def tx(self) -> Iterator[sqlite3.Connection]:
