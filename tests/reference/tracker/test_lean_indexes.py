@@ -8,7 +8,10 @@ from reference.knowledge import KnowledgeLayer
 from reference.knowledge import relationship_table, temporal_table
 from reference.store import MemoryStore
 from reference.tracker import LATEST
-from reference.tracker.lean_indexes import UNREAD_INDEXES
+from reference.tracker.lean_indexes import UNREAD_INDEXES, drop_unread_indexes
+from reference.tracker.migrations import MIGRATIONS
+
+V6 = MIGRATIONS.index(drop_unread_indexes)   # the version the v7 step starts from
 
 # the definitions a v6 store carries (schema v1 and the knowledge layer's tables before v7)
 _V6_INDEXES = {"idx_memories_key_hash": "memories(key_hash)", "idx_rel_source": "relationships(source_id)",
@@ -53,12 +56,12 @@ def test_a_v6_store_migrates_dropping_them_and_keeps_every_row(tmp_path):
     conn = sqlite3.connect(tmp_path / "s" / "tracker.db", isolation_level=None)
     for name, on in _V6_INDEXES.items():
         conn.execute(f"CREATE INDEX {name} ON {on}")
-    conn.execute(f"PRAGMA user_version={LATEST - 1}")
+    conn.execute(f"PRAGMA user_version={V6}")
     before = _rows(conn)
     conn.close()
     store, layer = _store(tmp_path / "s")
     conn = store.tracker.conn()
-    assert store.tracker.migrated_from == LATEST - 1 and store.tracker.schema_version() == LATEST
+    assert store.tracker.migrated_from == V6 and store.tracker.schema_version() == LATEST
     assert not _indexes(conn) & set(UNREAD_INDEXES)
     assert _rows(conn) == before
     assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
