@@ -132,7 +132,7 @@ class MemoryStore:
         """
         self._check_open()
         t0 = time.perf_counter()
-        with self.tracker.large_cache(), self.tracker.tx():
+        with self.tracker.tx():
             entries = self.memories.write_many(list(records), times)
             self._notify(entries)
         # one event per memory, as the writes one by one would give (latency shared equally)

@@ -17,9 +17,6 @@ from pathlib import Path
 from reference.errors import StoreError
 
 
-BATCH_CACHE_KIB = 64 * 1024
-
-
 class TrackerClosed(StoreError):
     """The tracker was closed; open the store again."""
 
@@ -57,22 +54,6 @@ class Connections:
         # NORMAL in WAL mode: a commit survives a process crash; only an OS crash may lose the last ones.
         conn.execute("PRAGMA synchronous=NORMAL")
         return conn
-
-    @contextmanager
-    def large_cache(self) -> Iterator[None]:
-        """This thread's connection with a page cache of up to `BATCH_CACHE_KIB` for the block, then as before.
-
-        For batch writes: at 100k memories the pages a batch updates no longer fit SQLite's default
-        2 MiB and each miss rereads a page. Single writes keep the default, which measured faster
-        for them (reference/README.md, "Writes"). Pages are allocated only as they are used.
-        """
-        conn = self.get()
-        before = conn.execute("PRAGMA cache_size").fetchone()[0]
-        conn.execute(f"PRAGMA cache_size=-{BATCH_CACHE_KIB}")
-        try:
-            yield
-        finally:
-            conn.execute(f"PRAGMA cache_size={int(before)}")
 
     @contextmanager
     def tx(self) -> Iterator[sqlite3.Connection]:

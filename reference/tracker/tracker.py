@@ -61,12 +61,6 @@ class Tracker:
         with self._conns.tx() as conn:
             yield conn
 
-    @contextmanager
-    def large_cache(self) -> Iterator[None]:
-        """A larger page cache on this thread's connection for the block (batch writes; see connections.py)."""
-        with self._conns.large_cache():
-            yield
-
     # -- conveniences over the tables -------------------------------------------------
     def schema_version(self) -> int:
         return schema_version(self.conn())

@@ -88,19 +88,3 @@ def test_batch_moves_salts_as_single_writes_do(tmp_path):
     many.close()
     assert (tmp_path / "one" / "blob.dat").read_bytes() == (tmp_path / "many" / "blob.dat").read_bytes()
 
-
-def test_a_batch_runs_with_the_large_page_cache_and_gives_it_back(tmp_path):
-    """The batch path's larger SQLite page cache holds for the batch (listeners included), even one that fails."""
-    from reference.tracker.connections import BATCH_CACHE_KIB
-    store = MemoryStore.open(tmp_path, clock=LogicalClock(1_700_000_000.0))
-    conn = store.tracker.conn()
-    default = conn.execute("PRAGMA cache_size").fetchone()[0]
-    during = []
-    store.add_write_listener(lambda e: during.append(conn.execute("PRAGMA cache_size").fetchone()[0]))
-    store.write_memories(RECORDS[:3])
-    store.write_memory(**RECORDS[3])
-    assert during == [-BATCH_CACHE_KIB] * 3 + [default] and default != -BATCH_CACHE_KIB
-    with pytest.raises(InvalidMemory):
-        store.write_memories([RECORDS[4], dict(text="")])
-    assert conn.execute("PRAGMA cache_size").fetchone()[0] == default
-    store.close()
