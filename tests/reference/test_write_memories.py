@@ -87,4 +87,3 @@ def test_batch_moves_salts_as_single_writes_do(tmp_path):
     one.close()
     many.close()
     assert (tmp_path / "one" / "blob.dat").read_bytes() == (tmp_path / "many" / "blob.dat").read_bytes()
-
