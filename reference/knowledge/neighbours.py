@@ -22,7 +22,6 @@ way: the rule holds among those candidates, and a true neighbour outside them is
 """
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 import numpy as np
@@ -44,40 +43,37 @@ def live_neighbours(store: Any, entries: list[MemoryEntry], k: int, threshold: f
     todo = [i for i in range(len(entries)) if brow[i] >= 0]
     if not todo or _from_index(vc, brow, todo, k, threshold, out):
         return out
-    mat, rows, keys = vc.snapshot(tags=[KIND_TAGS["memory"]])
-    if rows.size == 0:
-        return out
-    # position of each batch member in `rows` (they are live memory rows): excluded for itself and earlier entries
-    bpos = np.searchsorted(rows, brow)
+    tags = [KIND_TAGS["memory"]]
     for start in range(0, len(todo), CHUNK):
         part = todo[start: start + CHUNK]
-        queries = np.stack([_unit(np.asarray(mat[brow[i]], dtype=np.float32)) for i in part])
-        if len(part) == 1:
-            approx = np.einsum("ij,j->i", mat, queries[0])[None, :]
-        else:
-            with _one_blas_thread():
-                approx = queries @ mat.T      # one row of scores per query, every row of the matrix
-        if rows.size != mat.shape[0]:
-            approx = approx[:, rows]
+        queries = np.stack([_unit(q) for q in vc.rows_at(brow[part])])
+        scores, live = vc.scan_products(queries, tags)   # one row of scores per query, a column per row
+        scores[:, ~live] = -np.inf
+        for t, i in enumerate(part):   # an entry sees the batch entries before it, not itself or later ones
+            later = brow[i:]
+            scores[t, later[later >= 0]] = -np.inf
+        hit_t, hit_row = np.nonzero(scores > threshold - MARGIN)
+        bounds = np.searchsorted(hit_t, np.arange(len(part) + 1))
         for t, i in enumerate(part):
-            s = approx[t] if rows.size != mat.shape[0] else approx[t].copy()
-            later = bpos[i:][brow[i:] >= 0]
-            s[later] = -np.inf
-            cand = _shortlist(s, k, threshold)
+            cand = _shortlisted(scores[t], hit_row[bounds[t]: bounds[t + 1]], k)
             if cand.size:
-                out[i] = _rescored(mat, rows[cand], keys[cand], queries[t], threshold)
+                out[i] = _rescored(vc.rows_at(cand), np.arange(cand.size), vc.keys_at(cand), queries[t], threshold)
     return out
 
 
-def _shortlist(s: np.ndarray, k: int, threshold: float) -> np.ndarray:
-    """Positions in the float32 scores `s` that can be among the top `k` above `threshold`
-    once re-scored exactly (the margins of the module doc)."""
-    cand = np.flatnonzero(s > threshold - MARGIN)
+def _shortlisted(s: np.ndarray, cand: np.ndarray, k: int) -> np.ndarray:
+    """`_shortlist`'s answer given the positions `cand` of `s` already above its first cut."""
     if cand.size > k:
         sc = s[cand]
         kth = np.partition(sc, sc.size - k)[sc.size - k]
         cand = cand[sc >= kth - 2 * MARGIN]
     return cand
+
+
+def _shortlist(s: np.ndarray, k: int, threshold: float) -> np.ndarray:
+    """Positions in the float32 scores `s` that can be among the top `k` above `threshold`
+    once re-scored exactly (the margins of the module doc)."""
+    return _shortlisted(s, np.flatnonzero(s > threshold - MARGIN), k)
 
 
 def _rescored(mat: np.ndarray, at: np.ndarray, at_keys: np.ndarray, query: np.ndarray, threshold: float
@@ -91,38 +87,26 @@ def _rescored(mat: np.ndarray, at: np.ndarray, at_keys: np.ndarray, query: np.nd
 def _from_index(vc: Any, brow: np.ndarray, todo: list[int], k: int, threshold: float,
                 out: list[list[tuple[int, float]]]) -> bool:
     """`live_neighbours` with candidates from the cache's quantized index; False (and `out`
-    left empty) when the cache does not use its index at this size."""
-    tags = [KIND_TAGS["memory"]]
-    queries = vc.rows_at(brow[todo])
+    left empty) when the cache does not use its index at this size.
+
+    One scan of the index for the whole batch, every batch row left out, gives each entry its
+    candidates among the memories stored before the batch; the batch entries before it are all
+    added as candidates (scored exactly). An entry's candidates therefore include those a scan
+    leaving out only it and the later entries would give (removing rows from a top list never
+    pushes another row out of it), so a batch finds every neighbour the same writes one by one
+    find, and misses one only where they miss it too."""
+    queries = np.stack([_unit(q) for q in vc.rows_at(brow[todo])])
+    batch_rows = brow[todo]
+    found = vc.candidate_rows_many(queries, oversample(k), tags=[KIND_TAGS["memory"]], hidden=batch_rows)
+    if found is None:
+        return False
     for t, i in enumerate(todo):
-        query = _unit(queries[t])
-        later = brow[i:]
-        cand = vc.candidate_rows(query, oversample(k), tags=tags, hidden=later[later >= 0])
-        if cand is None:
-            out[:] = [[] for _ in out]
-            return False
+        cand = found[t] if t == 0 else np.union1d(found[t], batch_rows[:t])
         vecs = vc.rows_at(cand)
-        short = _shortlist(np.einsum("ij,j->i", vecs, query), k, threshold)
+        short = _shortlist(np.einsum("ij,j->i", vecs, queries[t]), k, threshold)
         if short.size:
-            out[i] = _rescored(vecs, short, vc.keys_at(cand[short]), query, threshold)
+            out[i] = _rescored(vecs, short, vc.keys_at(cand[short]), queries[t], threshold)
     return True
-
-
-_CONTROLLER: list[Any] = []
-
-
-def _one_blas_thread() -> Any:
-    """Single-threaded BLAS for the product: on a busy machine OpenBLAS's threads cost more
-    than they gain (measured here: 64 queries x 10k rows, 69 ms wall threaded against 23 ms
-    on one thread). Uses threadpoolctl (a declared dependency)."""
-    if not _CONTROLLER:
-        try:
-            from threadpoolctl import ThreadpoolController
-            _CONTROLLER.append(ThreadpoolController())
-        except ImportError:
-            _CONTROLLER.append(None)
-    ctl = _CONTROLLER[0]
-    return contextlib.nullcontext() if ctl is None else ctl.limit(limits=1, user_api="blas")
 
 
 def _unit(v: np.ndarray) -> np.ndarray:

@@ -131,8 +131,8 @@ def test_a_failing_layer_undoes_the_write(tmp_path):
 
 def test_live_neighbours_from_the_index_equal_the_exact_ones(tmp_path, monkeypatch):
     """Above the vector index's threshold (lowered to its least, 1,000 rows; 100 candidates instead of
-    1,000) candidates come from the index: same neighbours and cosines as the exact scan here, later
-    batch entries still left out."""
+    1,000) candidates come from the index, in one search for the whole batch: same neighbours and cosines
+    as the exact scan here, later batch entries still left out."""
     from reference import vector_index
     store = MemoryStore.open(tmp_path, clock=LogicalClock(1_760_000_000.0), redact=False)
     rng = np.random.default_rng(5)
@@ -141,12 +141,13 @@ def test_live_neighbours_from_the_index_equal_the_exact_ones(tmp_path, monkeypat
     batch = store.write_memories([dict(text=" ".join(rng.choice(vocab, size=8))) for _ in range(150)])
     exact = live_neighbours(store, batch, VECTOR_CANDIDATES, RELATE_THRESHOLD)
     searched = []
-    real = store.vectors.candidate_rows
-    monkeypatch.setattr(store.vectors, "candidate_rows", lambda *a, **kw: searched.append(1) or real(*a, **kw))
+    real = store.vectors.candidate_rows_many
+    monkeypatch.setattr(store.vectors, "candidate_rows_many",
+                        lambda q, *a, **kw: searched.append(len(q)) or real(q, *a, **kw))
     monkeypatch.setattr(vector_index, "INDEX_MIN_ROWS", 1_000)
     monkeypatch.setattr(vector_index, "MIN_CANDIDATES", 100)
     indexed = live_neighbours(store, batch, VECTOR_CANDIDATES, RELATE_THRESHOLD)
-    assert len(searched) == len(batch)
+    assert searched == [len(batch)]
     batch_keys = [e.key_hash for e in batch]
     for i, (got, want) in enumerate(zip(indexed, exact)):
         top = lambda hs: sorted(hs, key=lambda h: (-h[1], h[0]))[:VECTOR_CANDIDATES]  # noqa: E731
