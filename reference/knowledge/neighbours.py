@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from reference import vector_kernel
 from reference.memory_record import MemoryEntry
 from reference.vector_index import oversample
 from reference.vector_search import KIND_TAGS
@@ -90,18 +91,23 @@ def _from_index(vc: Any, brow: np.ndarray, todo: list[int], k: int, threshold: f
     left empty) when the cache does not use its index at this size.
 
     One scan of the index for the whole batch, every batch row left out, gives each entry its
-    candidates among the memories stored before the batch; the batch entries before it are all
-    added as candidates (scored exactly). An entry's candidates therefore include those a scan
-    leaving out only it and the later entries would give (removing rows from a top list never
-    pushes another row out of it), so a batch finds every neighbour the same writes one by one
-    find, and misses one only where they miss it too."""
-    queries = np.stack([_unit(q) for q in vc.rows_at(brow[todo])])
+    candidates among the memories stored before the batch; the batch entries before it whose
+    approximate score passes the first cut of `_shortlist` are added (one product of the batch's
+    vectors with each other). An entry's candidates therefore include those a scan leaving out only
+    it and the later entries would give (removing rows from a top list never pushes another row out
+    of it), so a batch finds every neighbour the same writes one by one find, and misses one only
+    where they miss it too."""
     batch_rows = brow[todo]
+    queries = np.stack([_unit(q) for q in vc.rows_at(batch_rows)])
     found = vc.candidate_rows_many(queries, oversample(k), tags=[KIND_TAGS["memory"]], hidden=batch_rows)
     if found is None:
         return False
+    inner = vector_kernel.products(queries, [queries]) if len(todo) > 1 else None
     for t, i in enumerate(todo):
-        cand = found[t] if t == 0 else np.union1d(found[t], batch_rows[:t])
+        cand = found[t]
+        if t:
+            near = batch_rows[:t][inner[t, :t] > threshold - MARGIN]
+            cand = np.union1d(cand, near) if near.size else cand
         vecs = vc.rows_at(cand)
         short = _shortlist(np.einsum("ij,j->i", vecs, queries[t]), k, threshold)
         if short.size:
