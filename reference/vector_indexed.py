@@ -61,6 +61,13 @@ class IndexedSearch:
             mask = self._tag_mask(tag_key(tags))
             return vector_kernel.products(queries, self._recent.pieces(self._n, self._matrix)), mask
 
+    def products_at(self, query: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Approximate float32 dot products of a unit query with the given rows, read in place
+        (`vector_kernel.products_at`: for choosing candidates; re-score them from `rows_at`)."""
+        with self._lock:
+            self._sync_checked()
+            return vector_kernel.products_at(query, rows, self._recent.pieces(self._n, self._matrix))
+
     def rows_at(self, rows: np.ndarray) -> np.ndarray:
         """Float32 copies of the given rows (row numbers as `candidate_rows` and `rows_of` give them)."""
         with self._lock:

@@ -108,10 +108,9 @@ def _from_index(vc: Any, brow: np.ndarray, todo: list[int], k: int, threshold: f
         if t:
             near = batch_rows[:t][inner[t, :t] > threshold - MARGIN]
             cand = np.union1d(cand, near) if near.size else cand
-        vecs = vc.rows_at(cand)
-        short = _shortlist(np.einsum("ij,j->i", vecs, queries[t]), k, threshold)
+        short = cand[_shortlist(vc.products_at(queries[t], cand), k, threshold)]
         if short.size:
-            out[i] = _rescored(vecs, short, vc.keys_at(cand[short]), queries[t], threshold)
+            out[i] = _rescored(vc.rows_at(short), np.arange(short.size), vc.keys_at(short), queries[t], threshold)
     return True
 
 
