@@ -107,7 +107,7 @@ def _from_index(vc: Any, brow: np.ndarray, todo: list[int], k: int, threshold: f
         cand = found[t]
         if t:
             near = batch_rows[:t][inner[t, :t] > threshold - MARGIN]
-            cand = np.union1d(cand, near) if near.size else cand
+            cand = np.concatenate([cand, near]) if near.size else cand   # disjoint: batch rows were hidden
         short = cand[_shortlist(vc.products_at(queries[t], cand), k, threshold)]
         if short.size:
             out[i] = _rescored(vc.rows_at(short), np.arange(short.size), vc.keys_at(short), queries[t], threshold)
