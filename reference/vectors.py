@@ -118,8 +118,11 @@ class VectorCache(RowSelections, IndexedSearch):
     def _append(self, keys: np.ndarray, rows: np.ndarray, tags: np.ndarray) -> None:
         with self._lock, self._files.locked():
             self._files.repair(self._n)  # a writer that crashed mid-append would misalign every later row
+            self._sync()                 # rows another process appended first are read (and checked) as usual
+            rows = np.ascontiguousarray(rows, dtype="<f4")
             self._files.append(keys, rows, tags)
-            self._sync()
+            # ours are indexed from memory, as written: the bytes just written are these
+            self._take(keys, rows, tags, None)
 
     # -- reading -----------------------------------------------------------------
     def get(self, key_hash: int) -> np.ndarray | None:
@@ -302,8 +305,12 @@ class VectorCache(RowSelections, IndexedSearch):
         n_new = self._files.count()
         if n_new <= self._n:
             return
-        keys, rows, tags, ok = self._files.read(self._n, n_new - self._n)
-        if not ok.all():
+        self._take(*self._files.read(self._n, n_new - self._n))
+
+    def _take(self, keys: np.ndarray, rows: np.ndarray, tags: np.ndarray, ok: np.ndarray | None) -> None:
+        """Index rows [n, n + len(keys)) of the files (`ok` False where a row failed its checksum; None: all good)."""
+        n_new = self._n + len(keys)
+        if ok is not None and not ok.all():
             for i in np.flatnonzero(~ok).tolist():
                 self.bad_rows[self._n + i] = int(keys[i])
         tomb = ~rows.any(axis=1)
