@@ -53,12 +53,18 @@ def live_neighbours(store: Any, entries: list[MemoryEntry], k: int, threshold: f
         for t, i in enumerate(part):   # an entry sees the batch entries before it, not itself or later ones
             later = brow[i:]
             scores[t, later[later >= 0]] = -np.inf
-        hit_t, hit_row = np.nonzero(scores > threshold - MARGIN)
-        bounds = np.searchsorted(hit_t, np.arange(len(part) + 1))
+        n = scores.shape[1]
+        hits = np.flatnonzero(scores > threshold - MARGIN)   # row-major: query t's hits lie in [t * n, (t + 1) * n)
+        bounds = np.searchsorted(hits, np.arange(len(part) + 1) * n)
+        short = [_shortlisted(scores[t], hits[bounds[t]: bounds[t + 1]] - t * n, k) for t in range(len(part))]
+        every = np.concatenate(short)
+        vecs, keys = vc.rows_at(every), vc.keys_at(every)   # one gather for the chunk's shortlists
+        at = 0
         for t, i in enumerate(part):
-            cand = _shortlisted(scores[t], hit_row[bounds[t]: bounds[t + 1]], k)
-            if cand.size:
-                out[i] = _rescored(vc.rows_at(cand), np.arange(cand.size), vc.keys_at(cand), queries[t], threshold)
+            m = short[t].size
+            if m:
+                out[i] = _rescored(vecs[at: at + m], np.arange(m), keys[at: at + m], queries[t], threshold)
+            at += m
     return out
 
 
