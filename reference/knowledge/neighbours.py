@@ -27,7 +27,6 @@ than `oversample(k)` was measured and not taken: the true top-10 neighbours rank
 608th of the 1,000 by PQ score on the bench's synthetic records, and PQ scores fall up
 to 0.44 below the exact cosine on real commit text (none missed by the 1,000 on either).
 """
-"""
 from __future__ import annotations
 
 from typing import Any
