@@ -1,10 +1,10 @@
 """Approximate float32 dot products of queries with many rows: the candidate step of an exact search.
 
 `products(queries, pieces)` scores every query against the rows of each piece (views of the cache's
-rows, in order) and returns one (queries, rows) float32 block. One query goes through faiss's SIMD
-`fvec_inner_products_ny` (measured here at 10k x 256: 0.17 ms against 0.39 ms for `np.einsum` and
-0.19 ms for single-threaded BLAS gemv; 0.48 / 0.97 / 0.74 ms at 20k); several go through one BLAS
-product per piece on one thread.
+rows, in order) and returns one (queries, rows) float32 block. One query against `FAISS_MIN_ROWS` rows
+or more goes through faiss's SIMD `fvec_inner_products_ny` (measured here at 10k x 256: 0.17 ms against 0.39 ms for `np.einsum` and
+0.19 ms for single-threaded BLAS gemv; 0.48 / 0.97 / 0.74 ms at 20k); fewer rows, and several
+queries, go through one BLAS product per piece on one thread.
 
 The sums' order (and so their last bits) depends on the kernel and the machine's SIMD width, so a
 caller must use these scores only to choose candidates with a margin far wider than float32's rounding
@@ -20,6 +20,8 @@ import numpy as np
 
 from reference import vector_index
 
+FAISS_MIN_ROWS = 4_096   # below this, one query goes through BLAS too (as fast at 1k rows: 0.014 against 0.013 ms)
+
 _CONTROLLER: list[Any] = []
 
 
@@ -28,13 +30,14 @@ def products(queries: np.ndarray, pieces: list[np.ndarray]) -> np.ndarray:
     queries = np.ascontiguousarray(queries, dtype=np.float32)
     total = sum(p.shape[0] for p in pieces)
     out = np.empty((queries.shape[0], total), dtype=np.float32)
-    faiss = vector_index.faiss_module()
+    # faiss is imported (about 40 ms, once) only where it pays: one query against many rows
+    faiss = vector_index.faiss_module() if queries.shape[0] == 1 and total >= FAISS_MIN_ROWS else None
     at = 0
     for piece in pieces:
         m = piece.shape[0]
         if not m:
             continue
-        if queries.shape[0] == 1 and faiss is not None and piece.flags.c_contiguous:
+        if faiss is not None and piece.flags.c_contiguous:
             faiss.fvec_inner_products_ny(faiss.swig_ptr(out[0, at: at + m]), faiss.swig_ptr(queries[0]),
                                          faiss.swig_ptr(piece), piece.shape[1], m)
         else:

@@ -22,12 +22,14 @@ def _unit_rows(rng: np.random.Generator, n: int, dim: int) -> np.ndarray:
 def test_products_match_float64_across_pieces(n, cut, q, dim, seed, faiss):
     """With faiss's kernels and with the numpy fallback (faiss missing)."""
     from reference import vector_index
-    saved = list(vector_index._FAISS)
+    saved, least = list(vector_index._FAISS), vector_kernel.FAISS_MIN_ROWS
     vector_index._FAISS[:] = saved if faiss else [None]
+    vector_kernel.FAISS_MIN_ROWS = 0   # small matrices through faiss's kernel too
     try:
         _check_products(n, cut, q, dim, seed)
     finally:
         vector_index._FAISS[:] = saved
+        vector_kernel.FAISS_MIN_ROWS = least
 
 
 def _check_products(n, cut, q, dim, seed):
