@@ -217,3 +217,34 @@ def test_a_mixed_workload_stores_the_same_in_batches_of_every_size(tmp_path):
     assert states[0][1] == states[1][1]
     assert states[0][0] == states[1][0]
     assert "[REDACTED:aws-access-key]" in states[0][0] and "sharedEntities" in states[0][0]
+
+
+def test_live_neighbours_leave_out_other_kinds_and_deleted_memories(tmp_path):
+    """Rows of another tag (a file, say) and deleted memories are never neighbours, however close: the exact
+    path's row mask (with the store's rows split between the kept mapping and rows appended since)."""
+    store = MemoryStore.open(tmp_path, clock=LogicalClock(1_760_000_000.0), redact=False)
+    rng = np.random.default_rng(4)
+    vocab = [f"w{i}" for i in range(30)]
+    first = store.write_memories([dict(text=" ".join(rng.choice(vocab, size=8))) for _ in range(120)])
+    live_neighbours(store, first[:1], VECTOR_CANDIDATES, RELATE_THRESHOLD)   # maps the rows so far
+    for j, e in enumerate(first[:40]):   # an identical vector under another tag, for each of 40 memories
+        store.vectors.put(10**6 + j, store.vectors.get(e.key_hash), tag=1)
+    gone = {e.key_hash for e in first[40:60]}
+    for e in first[40:60]:
+        assert store.delete_memory(e.id)
+    batch = store.write_memories([dict(text=first[i].text) for i in range(0, 60, 3)])   # exact repeats
+    got = live_neighbours(store, batch, VECTOR_CANDIDATES, RELATE_THRESHOLD)
+    kept = [e for e in first if e.key_hash not in gone]
+    vecs = np.stack([store.vectors.get(e.key_hash) for e in kept + batch]).astype(np.float64)
+    vecs /= np.linalg.norm(vecs, axis=1)[:, None]
+    keys = [e.key_hash for e in kept + batch]
+    for i, found in enumerate(got):
+        me = len(kept) + i
+        sims = vecs[:me] @ vecs[me]
+        want = sorted(((-s, keys[j]) for j, s in enumerate(sims) if s > RELATE_THRESHOLD))[:VECTOR_CANDIDATES]
+        # every clear member of the exact top 10 is found (a tie at the 10th place may go either way)
+        clear = {h for s, h in want if len(want) < VECTOR_CANDIDATES or -s > -want[-1][0] + 1e-6}
+        assert clear <= {h for h, _ in found}
+        assert not {h for h, _ in found} & (gone | set(range(10**6, 10**6 + 40)))
+    assert sum(map(len, got)) > 50
+    store.close()
