@@ -261,6 +261,12 @@ class VectorCache(RowSelections, IndexedSearch):
                     out[i] = row
             return out
 
+    def row_count(self) -> int:
+        """Rows in the files so far, live or not (the width of `scan_products`' answer)."""
+        with self._lock:
+            self._sync()
+            return self._n
+
     def stats(self) -> dict[str, int]:
         with self._lock:
             self._sync()

@@ -42,6 +42,7 @@ MARGIN = 1e-4
 # queries per BLAS product (62 ms per 1,024 queries x 10k rows here, 87 ms in chunks of 64);
 # bounds the score block to CHUNK x store rows (20 MB below the index threshold)
 CHUNK = 256
+BLOCK = 8 << 20   # at most this many float32 scores (32 MB) in one block: fewer queries a chunk in a huge store
 
 
 def live_neighbours(store: Any, entries: list[MemoryEntry], k: int, threshold: float
@@ -54,8 +55,9 @@ def live_neighbours(store: Any, entries: list[MemoryEntry], k: int, threshold: f
     if not todo or _from_index(vc, brow, todo, k, threshold, out):
         return out
     tags = [KIND_TAGS["memory"]]
-    for start in range(0, len(todo), CHUNK):
-        part = todo[start: start + CHUNK]
+    chunk = max(1, min(CHUNK, BLOCK // max(1, vc.row_count())))
+    for start in range(0, len(todo), chunk):
+        part = todo[start: start + chunk]
         queries = np.stack([_unit(q) for q in vc.rows_at(brow[part])])
         scores, live = vc.scan_products(queries, tags)   # one row of scores per query, a column per row
         scores[:, ~live] = -np.inf
@@ -113,20 +115,39 @@ def _from_index(vc: Any, brow: np.ndarray, todo: list[int], k: int, threshold: f
     of it), so a batch finds every neighbour the same writes one by one find, and misses one only
     where they miss it too."""
     batch_rows = brow[todo]
-    queries = np.stack([_unit(q) for q in vc.rows_at(batch_rows)])
-    found = vc.candidate_rows_many(queries, oversample(k), tags=[KIND_TAGS["memory"]], hidden=batch_rows)
-    if found is None:
-        return False
-    inner = vector_kernel.products(queries, [queries]) if len(todo) > 1 else None
-    for t, i in enumerate(todo):
-        cand = found[t]
-        if t:
-            near = batch_rows[:t][inner[t, :t] > threshold - MARGIN]
-            cand = np.concatenate([cand, near]) if near.size else cand   # disjoint: batch rows were hidden
-        short = cand[_shortlist(vc.products_at(queries[t], cand), k, threshold)]
-        if short.size:
-            out[i] = _rescored(vc.rows_at(short), np.arange(short.size), vc.keys_at(short), queries[t], threshold)
+    tags = [KIND_TAGS["memory"]]
+    for start in range(0, len(todo), CHUNK):   # bounded blocks: index answers, in-batch products
+        queries = np.stack([_unit(q) for q in vc.rows_at(batch_rows[start: start + CHUNK])])
+        found = vc.candidate_rows_many(queries, oversample(k), tags=tags, hidden=batch_rows)
+        if found is None:   # the index is not in use (the same for every chunk of one call)
+            out[:] = [[] for _ in out]
+            return False
+        near = _earlier_hits(vc, batch_rows, start, queries, threshold - MARGIN)
+        for t, i in enumerate(todo[start: start + CHUNK]):
+            cand = np.concatenate([found[t], near[t]]) if near[t].size else found[t]   # disjoint: batch hidden
+            short = cand[_shortlist(vc.products_at(queries[t], cand), k, threshold)]
+            if short.size:
+                out[i] = _rescored(vc.rows_at(short), np.arange(short.size), vc.keys_at(short), queries[t],
+                                   threshold)
     return True
+
+
+def _earlier_hits(vc: Any, batch_rows: np.ndarray, start: int, queries: np.ndarray, cut: float) -> list[np.ndarray]:
+    """For the batch entries `start`, `start + 1`, ... (their unit `queries`), the rows of the batch
+    entries before each whose approximate score passes `cut`, in column blocks of bounded size."""
+    hits: list[list[np.ndarray]] = [[] for _ in range(len(queries))]
+    stop = start + len(queries)
+    width = max(1, BLOCK // len(queries))
+    for b0 in range(0, stop - 1, width):
+        b1 = min(b0 + width, stop - 1)
+        block = vector_kernel.products(queries, [vc.rows_at(batch_rows[b0:b1])])
+        for t in range(len(queries)):
+            m = min(b1, start + t) - b0   # entries before this one only
+            if m > 0:
+                sel = np.flatnonzero(block[t, :m] > cut)
+                if sel.size:
+                    hits[t].append(batch_rows[b0 + sel])
+    return [np.concatenate(h) if h else np.zeros(0, dtype=np.int64) for h in hits]
 
 
 def _unit(v: np.ndarray) -> np.ndarray:

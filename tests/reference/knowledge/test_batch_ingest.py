@@ -248,3 +248,29 @@ def test_live_neighbours_leave_out_other_kinds_and_deleted_memories(tmp_path):
         assert not {h for h, _ in found} & (gone | set(range(10**6, 10**6 + 40)))
     assert sum(map(len, got)) > 50
     store.close()
+
+
+@pytest.mark.parametrize("indexed", [False, True])
+def test_chunks_and_blocks_do_not_change_the_neighbours(tmp_path, monkeypatch, indexed):
+    """A batch cut into chunks of a few queries and score blocks of a few columns (as a huge batch or store
+    would be, to bound memory) finds what one block finds, on the exact path and on the index path."""
+    from reference import vector_index
+    from reference.knowledge import neighbours
+    store = MemoryStore.open(tmp_path, clock=LogicalClock(1_760_000_000.0), redact=False)
+    rng = np.random.default_rng(6)
+    vocab = [f"w{i}" for i in range(50)]
+    store.write_memories([dict(text=" ".join(rng.choice(vocab, size=8))) for _ in range(1_050)])
+    batch = store.write_memories([dict(text=" ".join(rng.choice(vocab, size=8))) for _ in range(60)])
+    if indexed:
+        monkeypatch.setattr(vector_index, "INDEX_MIN_ROWS", 1_000)
+        monkeypatch.setattr(vector_index, "MIN_CANDIDATES", 100)
+    whole = live_neighbours(store, batch, VECTOR_CANDIDATES, RELATE_THRESHOLD)
+    monkeypatch.setattr(neighbours, "CHUNK", 7)
+    monkeypatch.setattr(neighbours, "BLOCK", 5 * 1_110 if not indexed else 50)
+    cut = live_neighbours(store, batch, VECTOR_CANDIDATES, RELATE_THRESHOLD)
+    assert cut == whole and sum(map(len, whole)) > 200
+    keys = [e.key_hash for e in batch]
+    assert all(not {h for h, _ in got} & set(keys[i:]) for i, got in enumerate(cut))   # never itself or later
+    assert any({h for h, _ in got} & set(keys[:i]) for i, got in enumerate(cut))      # earlier entries, yes
+    assert (store.vectors._quantized is not None) == indexed
+    store.close()
