@@ -109,8 +109,8 @@ def _from_index(vc: Any, brow: np.ndarray, todo: list[int], k: int, threshold: f
 
     One scan of the index for the whole batch, every batch row left out, gives each entry its
     candidates among the memories stored before the batch; the batch entries before it whose
-    approximate score passes the first cut of `_shortlist` are added (one product of the batch's
-    vectors with each other). An entry's candidates therefore include those a scan leaving out only
+    approximate score passes the first cut of `_shortlist` are added (products of the batch's
+    vectors with each other, in blocks of at most `BLOCK` scores). An entry's candidates therefore include those a scan leaving out only
     it and the later entries would give (removing rows from a top list never pushes another row out
     of it), so a batch finds every neighbour the same writes one by one find, and misses one only
     where they miss it too."""
