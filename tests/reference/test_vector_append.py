@@ -57,3 +57,26 @@ def test_a_damaged_row_of_another_writer_is_still_caught_by_our_next_write(tmp_p
     a.put(3, [0, 0, 1.0, 0])   # writes still work
     with pytest.raises(CorruptData, match="row 1"):
         a.keys()
+
+
+def test_reads_after_appends_are_bit_identical_to_a_fresh_mapping(tmp_path, monkeypatch):
+    """Exact scores read through the mapping kept across appends plus the rows appended since (mapped
+    again every TAIL_ROWS rows, here 16) equal, bit for bit, those of a cache that maps the file afresh."""
+    from reference import vector_rows
+    monkeypatch.setattr(vector_rows, "TAIL_ROWS", 16)
+    rng = np.random.default_rng(2)
+    vc = VectorCache(tmp_path, 8)
+    vc.put_many(list(range(1, 301)), rng.standard_normal((300, 8)), [1, 2] * 150)
+    for step in range(40):
+        key = int(rng.integers(1, 400))   # new keys and re-puts (their old rows die)
+        vc.put(key, rng.standard_normal(8), 1 + step % 2)
+        q = rng.standard_normal(8)
+        fresh = VectorCache(tmp_path, 8)
+        assert vc.topk(q, 7) == fresh.topk(q, 7)
+        assert vc.topk(q, 5, tags=[2]) == fresh.topk(q, 5, tags=[2])
+        got, want = vc.scan(q), fresh.scan(q)
+        assert np.array_equal(got[0], want[0]) and np.array_equal(got[1].view(np.uint32), want[1].view(np.uint32))
+        few = rng.choice(np.arange(1, 400), 20)
+        assert np.array_equal(vc.scores(q, few), fresh.scores(q, few), equal_nan=True)
+        assert np.array_equal(vc.get(key).view(np.uint32), fresh.get(key).view(np.uint32))
+        fresh.close()
