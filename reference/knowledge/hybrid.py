@@ -1,5 +1,7 @@
 """Seed 001 §5 `hybridSearch`: FTS5 0.4 + vector 0.6, temporal filter, decay, relationship and entity enrichment.
 
+Steps 1-2 (the restrictions and both lists) are in hybrid_lists.py.
+
 1. Candidates: restrictions first (structured filters, the temporal window on
    the effective date, the entity filter), so a filter never leaves the top k
    short while matching memories exist (the seed filters after ranking).
@@ -29,17 +31,12 @@ from __future__ import annotations
 import sqlite3
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from reference.knowledge import entity_table, relationship_table, temporal_table
+from reference.knowledge import entity_table, relationship_table
 from reference.knowledge.decay import calculate_relevance
-from reference.knowledge.timefmt import from_text
+from reference.knowledge.hybrid_lists import Allowed, allowed_ids, keyword_scores, vector_scores
 from reference.knowledge.model import OracleHit
-from reference.tracker import MemoryFilter, fts_match
-from reference.tracker.fts_topk import ranked_matches
-from reference.tracker.id_index import IdIndex
-from reference.tracker.keyword_index import KeywordIndex
-from reference.vector_search import KIND_TAGS
+from reference.knowledge.timefmt import from_text
+from reference.tracker import MemoryFilter
 
 if TYPE_CHECKING:
     from reference.knowledge.layer import KnowledgeLayer
@@ -57,78 +54,6 @@ def _normalised(scores: dict[str, float]) -> dict[str, float]:
     if best <= 0:
         return {k: 0.0 for k in scores}
     return {k: max(v, 0.0) / best for k, v in scores.items()}
-
-
-class Allowed:
-    """The memories passing every restriction, as sorted key hashes (membership by id or hash)."""
-
-    def __init__(self, hashes: np.ndarray, hash_fn) -> None:
-        self.hashes, self._hash_fn = hashes, hash_fn
-
-    def has_hashes(self, hashes: np.ndarray) -> np.ndarray:
-        pos = np.minimum(np.searchsorted(self.hashes, hashes), max(self.hashes.size - 1, 0))
-        return self.hashes[pos] == hashes if self.hashes.size else np.zeros(len(hashes), dtype=bool)
-
-    def __contains__(self, memory_id: str) -> bool:
-        return bool(self.has_hashes(np.asarray([self._hash_fn(memory_id)], dtype=np.uint64))[0])
-
-
-def allowed_ids(layer: "KnowledgeLayer", flt: MemoryFilter | None, after: float | None, before: float | None,
-                entity_filter: list[str] | None) -> Allowed | None:
-    """The memories that pass every restriction; None when nothing restricts.
-
-    Structured filters come from the store's label index (no per-row JSON);
-    the temporal window and the entity filter are id sets, hashed here.
-    """
-    store = layer.store
-    conn = store.tracker.conn()
-    hashes: np.ndarray | None = None
-    if flt is not None and not flt.empty:
-        hashes = store.memories.candidates(flt)
-    extra: set[str] | None = None
-    if after is not None or before is not None:
-        extra = temporal_table.ids_in_window(conn, after, before)
-    if entity_filter:
-        docs = entity_table.documents_with_all(conn, entity_table.resolve_refs(conn, entity_filter))
-        extra = docs if extra is None else extra & docs
-    if extra is not None:
-        ids = np.unique(np.fromiter((store.tracker.hash_fn(i) for i in extra), dtype=np.uint64, count=len(extra)))
-        hashes = ids if hashes is None else np.intersect1d(hashes, ids, assume_unique=True)
-    return None if hashes is None else Allowed(hashes, store.tracker.hash_fn)
-
-
-def keyword_scores(conn: sqlite3.Connection, text: str, pool: int, allowed: Allowed | None, ids: IdIndex,
-                   index: KeywordIndex | None = None) -> dict[str, float]:
-    """Memory id -> -bm25 of the `pool` best keyword matches among `allowed` (all when None).
-
-    One ranked FTS5 query (`reference.tracker.fts_topk`), or the store's keyword `index`; ids come
-    from the store's id index `ids`; ties broken by id here.
-    """
-    match = fts_match(text)
-    if match is None or pool <= 0:
-        return {}
-    kept = ranked_matches(conn, match, pool, None if allowed is None else allowed.hashes, index)
-    names = ids.ids_of(conn, [h for h, _ in kept])
-    scored = sorted(((names[h], s) for h, s in kept if h in names), key=lambda x: (-x[1], x[0]))
-    return dict(scored[:pool])
-
-
-def vector_scores(layer: "KnowledgeLayer", text: str, pool: int, allowed: Allowed | None) -> dict[str, float]:
-    store = layer.store
-    qvec = store.memories.embed_query(text)
-    if not np.any(qvec) or pool <= 0:
-        return {}
-    conn = store.tracker.conn()
-    if allowed is None:
-        pairs = store.vectors.topk(qvec, pool, tags=[KIND_TAGS["memory"]], with_ties=True)
-    elif allowed.hashes.size == 0:
-        return {}
-    else:
-        pairs = store.vectors.topk(qvec, pool, allowed=allowed.hashes, with_ties=True)
-    names = store.memories.id_index.ids_of(conn, [h for h, _ in pairs])
-    scored = [(names[h], s) for h, s in pairs if h in names]
-    scored.sort(key=lambda x: (-x[1], x[0]))
-    return dict(scored[:pool])
 
 
 def hybrid_search(layer: "KnowledgeLayer", text: str, *, limit: int = 10, include_related: bool = True,
