@@ -80,6 +80,8 @@ def pruned(terms: list[tuple], k: int, total: int,
     for m in range(1, len(terms)):
         rest = math.fsum(bound[i] for i in order[m:])
         ess = [terms[i][0] for i in order[:m]]
+        if max(a.size for a in ess) * PRUNE_SHARE > total:
+            return None   # the union is at least that large: known before paying for it
         cand = ess[0] if m == 1 else union(ess)
         if cand.size * PRUNE_SHARE > total:
             return None
