@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 ALLOWED_KEPT = 32   # allowed-key arrays whose rows are kept (one per recent filter: tasks x contexts)
+KEPT_BYTES = 256 << 20   # gathered rows kept for them, at most (and at most as many rows as the cache holds)
 _PER_ALLOWED = ("allowed", "matrix")   # cache entries kept per allowed array (dropped together)
 
 
@@ -67,7 +68,7 @@ class RowSelections:
         (after a full scan has flushed the caches) against ~0.25 ms for scoring a contiguous copy; the
         gather makes that copy anyway, so keeping it costs memory only. Kept like the rows (same key,
         same life: until rows are added), for read-only `allowed` arrays on the gather path, at most
-        as many rows in all as the cache holds (so at most one more copy of the matrix). The scores
+        as many rows in all as the cache holds and KEPT_BYTES (at most one more copy of the matrix). The scores
         are the same bits: the same einsum over the same contiguous rows in the same order."""
         if rows.size * 3 >= self._n or not (isinstance(allowed, np.ndarray) and not allowed.flags.writeable):
             return self._scores_of(rows, q)
@@ -76,8 +77,11 @@ class RowSelections:
         if hit is not None and hit[0] is allowed:
             return np.einsum("ij,j->i", hit[1], q)
         mat = np.asarray(self._matrix())[rows]
+        room = min(self._n, KEPT_BYTES // max(mat.shape[1] * mat.itemsize, 1))
+        if rows.size > room:
+            return np.einsum("ij,j->i", mat, q)
         held = [k for k in self._selections if k and k[0] == "matrix"]
-        while held and sum(self._selections[k][1].shape[0] for k in held) + rows.size > self._n:
+        while held and sum(self._selections[k][1].shape[0] for k in held) + rows.size > room:
             del self._selections[held.pop(0)]   # the oldest first
         self._selections[key] = (allowed, mat)
         return np.einsum("ij,j->i", mat, q)

@@ -98,3 +98,18 @@ def test_kept_matrices_hold_at_most_the_cache_rows(tmp_path):
     assert 0 < sum(held) <= 30 and len(held) < len(filters)
     for allowed in filters:               # evicted ones are gathered again, with the same answers
         assert [k for k, _ in cache.topk(q, 30, allowed)] == _brute(cache, q, allowed)
+
+
+def test_kept_matrices_respect_the_byte_cap(tmp_path, monkeypatch):
+    from reference import vector_selection
+    rng = np.random.default_rng(13)
+    cache = VectorCache(tmp_path, DIM)
+    for k in range(1, 61):
+        cache.put(k, rng.standard_normal(DIM).astype(np.float32))
+    monkeypatch.setattr(vector_selection, "KEPT_BYTES", 10 * DIM * 4)   # room for 10 rows
+    q = rng.standard_normal(DIM).astype(np.float32)
+    small, large = _frozen(range(1, 7)), _frozen(range(20, 35))          # 6 rows fit, 15 do not
+    for allowed in (small, large, small, large):
+        assert [k for k, _ in cache.topk(q, 60, allowed)] == _brute(cache, q, allowed)
+    held = {id(v[0]): v[1].shape[0] for k, v in cache._selections.items() if k and k[0] == "matrix"}
+    assert held == {id(small): 6}
