@@ -68,8 +68,8 @@ class RowSelections:
         (after a full scan has flushed the caches) against ~0.25 ms for scoring a contiguous copy; the
         gather makes that copy anyway, so keeping it costs memory only. Kept like the rows (same key,
         same life: until rows are added), for read-only `allowed` arrays on the gather path, at most
-        as many rows in all as the cache holds and KEPT_BYTES (at most one more copy of the matrix). The scores
-        are the same bits: the same einsum over the same contiguous rows in the same order."""
+        as many rows in all as the cache holds and KEPT_BYTES (at most one more copy of the matrix).
+        The scores are the same bits: `_dot`'s einsum over the same contiguous rows in the same order."""
         if rows.size * 3 >= self._n or not (isinstance(allowed, np.ndarray) and not allowed.flags.writeable):
             return self._scores_of(rows, q)
         key = ("matrix", id(allowed), tag_key(tags))
