@@ -32,6 +32,7 @@ from reference.tracker.fts_topk import ranked_matches
 from reference.tracker.id_index import IdIndex
 from reference.tracker.keyword_index import KeywordIndex
 from reference.tracker.memories_table import ORDER_NEWEST
+from reference.tracker.tracker import SET_SEQ
 from reference.vector_search import KIND_TAGS
 from reference.vectors import VectorCache
 
@@ -162,7 +163,7 @@ class Memories:
         hashes = [tracker.hash_fn(m) for m in mids]
         if len(set(hashes)) < len(hashes) or len(set(mids)) < len(mids) or tracker.keys.any_taken(conn, mids, hashes):
             return [self._insert(conn, inp, now) for inp, now in zip(inputs, nows)]
-        conn.execute("INSERT OR REPLACE INTO meta(name, value) VALUES ('seq:memory', ?)", (str(seq0 + len(inputs)),))
+        conn.execute(SET_SEQ, ("seq:memory", str(seq0 + len(inputs))))
         tracker.keys.register_new(conn, mids, hashes, "memory")
         entries = [MemoryEntry(mid, kh, inp.task, inp.insights, inp.context, inp.symbol_keys, inp.text, inp.tags,
                                inp.metadata, now, now, None, None)

@@ -56,6 +56,11 @@ def _faiss():
     return _FAISS[0]
 
 
+def faiss_module():
+    """The faiss module (imported on first use, one thread), or None when it cannot be imported."""
+    return _faiss()
+
+
 def available() -> bool:
     return _faiss() is not None
 

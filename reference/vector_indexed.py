@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from reference import vector_index
+from reference import vector_index, vector_kernel
 from reference.vector_selection import tag_key
 
 
@@ -28,10 +28,17 @@ class IndexedSearch:
         None when the index is not in use (below its threshold, too few rows qualify, or a zero
         query, for which every row ties): then the caller scans exactly. Scores are the caller's to compute exactly.
         """
-        q = self._query(query_vec)
+        found = self.candidate_rows_many(self._query(query_vec)[None, :], count, tags=tags, hidden=hidden)
+        return None if found is None else found[0]
+
+    def candidate_rows_many(self, queries: np.ndarray, count: int, *, tags: Sequence[int] | None = None,
+                            hidden: np.ndarray | None = None) -> list[np.ndarray] | None:
+        """`candidate_rows` of several unit queries (rows of `queries`) in one scan of the index, the same
+        `hidden` rows left out for all; None when the index is not in use or a query is zero."""
+        queries = np.ascontiguousarray(queries, dtype=np.float32)
         with self._lock:
             self._sync_checked()
-            if not (q.any() and self._index_ready()):
+            if not (queries.any(axis=1).all() and self._index_ready()):
                 return None
             bitmap, qualifying = self._bitmap(tags)
             if not self._use_index(qualifying, count):
@@ -40,7 +47,26 @@ class IndexedSearch:
                 bitmap = bitmap.copy()
                 h = np.asarray(hidden, dtype=np.int64)
                 np.bitwise_and.at(bitmap, h >> 3, np.uint8(255) ^ (1 << (h & 7)).astype(np.uint8))
-            return np.sort(self._quantized_index().search(q[None, :], count, bitmap)[0])
+            return [np.sort(r) for r in self._quantized_index().search(queries, count, bitmap)]
+
+    def scan_products(self, queries: np.ndarray, tags: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(approximate float32 dot products (len(queries), rows so far) of each query with every row,
+        see `vector_kernel`; a mask of the rows that are live and carry one of `tags`).
+
+        For choosing candidates only (the products' last bits depend on the kernel): re-score the chosen
+        rows exactly from `rows_at`. Reads the rows through the mapping kept across appends (`RecentRows`),
+        not a fresh `np.memmap` per call."""
+        with self._lock:
+            self._sync_checked()
+            mask = self._tag_mask(tag_key(tags))
+            return vector_kernel.products(queries, self._recent.pieces(self._n, self._matrix)), mask
+
+    def products_at(self, query: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Approximate float32 dot products of a unit query with the given rows, read in place
+        (`vector_kernel.products_at`: for choosing candidates; re-score them from `rows_at`)."""
+        with self._lock:
+            self._sync_checked()
+            return vector_kernel.products_at(query, rows, self._recent.pieces(self._n, self._matrix))
 
     def rows_at(self, rows: np.ndarray) -> np.ndarray:
         """Float32 copies of the given rows (row numbers as `candidate_rows` and `rows_of` give them)."""

@@ -57,6 +57,11 @@ class RecentRows:
         out[~old] = self.tail[rows[~old] - self.base_n]
         return out
 
+    def pieces(self, n: int, matrix: Callable[[], np.ndarray]) -> list[np.ndarray]:
+        """Rows [0, n) as views in order: the mapping, then the rows held in memory (no copy)."""
+        self._fresh(n, matrix)
+        return [self.base, self.tail[: self.tail_n]] if self.tail_n else [self.base]
+
     def span(self, start: int, stop: int, n: int, matrix: Callable[[], np.ndarray]) -> np.ndarray:
         """Rows [start, stop) (a view where they are all mapped, else a copy)."""
         self._fresh(n, matrix)

@@ -64,7 +64,7 @@ class RowSelections:
                         q: np.ndarray) -> np.ndarray:
         """`_scores_of(rows, q)` for `rows = _allowed_rows(allowed, tags)`, from a kept copy of those rows.
 
-        Gathering ~4k scattered rows from the mapped file cost ~1.1 ms per filtered query at 100k rows
+        Gathering ~4k scattered rows from the mapping cost ~1.1 ms per filtered query at 100k rows
         (after a full scan has flushed the caches) against ~0.25 ms for scoring a contiguous copy; the
         gather makes that copy anyway, so keeping it costs memory only. Kept like the rows (same key,
         same life: until rows are added), for read-only `allowed` arrays on the gather path, at most
@@ -76,7 +76,7 @@ class RowSelections:
         hit = self._selections.get(key)
         if hit is not None and hit[0] is allowed:
             return np.einsum("ij,j->i", hit[1], q)
-        mat = np.asarray(self._matrix())[rows]
+        mat = self._recent.gather(rows, self._n, self._matrix)   # `_scores_of`'s own gather: a fresh copy
         room = min(self._n, KEPT_BYTES // max(mat.shape[1] * mat.itemsize, 1))
         if rows.size > room:
             return np.einsum("ij,j->i", mat, q)

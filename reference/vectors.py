@@ -118,8 +118,11 @@ class VectorCache(RowSelections, IndexedSearch):
     def _append(self, keys: np.ndarray, rows: np.ndarray, tags: np.ndarray) -> None:
         with self._lock, self._files.locked():
             self._files.repair(self._n)  # a writer that crashed mid-append would misalign every later row
+            self._sync()                 # rows another process appended first are read (and checked) as usual
+            rows = np.ascontiguousarray(rows, dtype="<f4")
             self._files.append(keys, rows, tags)
-            self._sync()
+            # ours are indexed from memory, as written: the bytes just written are these
+            self._take(keys, rows, tags, None)
 
     # -- reading -----------------------------------------------------------------
     def get(self, key_hash: int) -> np.ndarray | None:
@@ -129,7 +132,7 @@ class VectorCache(RowSelections, IndexedSearch):
             row = self._latest.get(_u64(key_hash))
             if row is None or not self._live[row]:
                 return None
-            return np.array(self._matrix()[row])
+            return self._recent.gather(np.array([row]), self._n, self._matrix)[0]
 
     def tag(self, key_hash: int) -> int | None:
         """The tag of a key's live row, or None."""
@@ -185,7 +188,7 @@ class VectorCache(RowSelections, IndexedSearch):
                 if rows.size == 0:
                     return []
                 if excluded is not None:  # most rows qualify: score them all, rule the others out
-                    scores = _dot(self._matrix(), q)
+                    scores = self._dot_all(q)
                     scores[excluded] = -np.inf
                     return self._best(scores, None, min(k, rows.size), with_ties)
             else:
@@ -223,7 +226,7 @@ class VectorCache(RowSelections, IndexedSearch):
             if allowed is None:
                 rows, excluded = self._selection(tags)
                 if excluded is not None and excluded.size == 0:  # every row: no gathers
-                    return self._keys[: self._n].copy(), _dot(self._matrix(), q)
+                    return self._keys[: self._n].copy(), self._dot_all(q)
             else:
                 rows = self._allowed_rows(allowed, tags)
             if rows.size == 0:
@@ -259,6 +262,12 @@ class VectorCache(RowSelections, IndexedSearch):
                     out[i] = row
             return out
 
+    def row_count(self) -> int:
+        """Rows in the files so far, live or not (the width of `scan_products`' answer)."""
+        with self._lock:
+            self._sync()
+            return self._n
+
     def stats(self) -> dict[str, int]:
         with self._lock:
             self._sync()
@@ -283,10 +292,17 @@ class VectorCache(RowSelections, IndexedSearch):
         """Cosines of the given rows: gathered when few, else all rows scored and indexed
         (copying most of the matrix to gather it costs more than scoring it all). Gathered from a
         plain ndarray view: np.memmap's own indexing costs about 0.2 ms a call."""
-        mat = np.asarray(self._matrix())
         if rows.size * 3 < self._n:
-            return _dot(mat[rows], q)
-        return _dot(mat, q)[rows]
+            return _dot(self._recent.gather(rows, self._n, self._matrix), q)
+        return self._dot_all(q)[rows]
+
+    def _dot_all(self, q: np.ndarray) -> np.ndarray:
+        """Cosines of every row so far: `_dot` over the mapping kept across appends and the rows
+        appended since (`RecentRows.pieces`), not a fresh mapping (and its page faults) after
+        each write. Bit-identical to `_dot` over the whole matrix: einsum computes each row's
+        sum on its own, whatever the rows around it."""
+        pieces = self._recent.pieces(self._n, self._matrix)
+        return _dot(pieces[0], q) if len(pieces) == 1 else np.concatenate([_dot(p, q) for p in pieces])
 
     def _sync_checked(self) -> None:
         """`_sync`, then refuse to answer if any row failed its checksum."""
@@ -303,8 +319,12 @@ class VectorCache(RowSelections, IndexedSearch):
         n_new = self._files.count()
         if n_new <= self._n:
             return
-        keys, rows, tags, ok = self._files.read(self._n, n_new - self._n)
-        if not ok.all():
+        self._take(*self._files.read(self._n, n_new - self._n))
+
+    def _take(self, keys: np.ndarray, rows: np.ndarray, tags: np.ndarray, ok: np.ndarray | None) -> None:
+        """Index rows [n, n + len(keys)) of the files (`ok` False where a row failed its checksum; None: all good)."""
+        n_new = self._n + len(keys)
+        if ok is not None and not ok.all():
             for i in np.flatnonzero(~ok).tolist():
                 self.bad_rows[self._n + i] = int(keys[i])
         tomb = ~rows.any(axis=1)

@@ -8,7 +8,8 @@ One store is opened with the knowledge layer on (as the reference backend and th
 server open it) and grown with `MemoryStore.write_memories` (1,000 per batch). At each
 size it measures, in this order: the batch path (`BATCH_ROUNDS` batches of 1,000 through
 `write_memories`: memories per second), single writes (`SINGLE_WRITES` calls of
-`write_memory`: p50 / p95), and reopening the store with the layer (open never replays
+`write_memory`: p50 / p95), the WAL pages a commit writes (`wal_pages.py`: `PAGE_WRITES` single
+writes and one batch, counted, not timed), and reopening the store with the layer (open never replays
 the store: it is linear in its size at most). Every figure is given as wall time and as
 this thread's CPU time (`time.thread_time`), which is steadier on a shared machine, and the table
 at the end names the load average seen. Beside each write figure, the CPU share of the
@@ -27,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from bench.benchmarks.synthetic_memories import record
+from bench.benchmarks.wal_pages import wal_frames
 from reference.clock import LogicalClock
 from reference.knowledge import KnowledgeLayer
 from reference.knowledge import layer as layer_module
@@ -109,7 +111,8 @@ def grower(tmp_path_factory):
     print("\n" + text)
 
 
-CASES = [(size, kind) for size in SIZES for kind in ("batch", "single", "reopen")]
+CASES = [(size, kind) for size in SIZES for kind in ("batch", "single", "pages", "reopen")]
+PAGE_WRITES = 20
 
 
 @pytest.mark.parametrize("size,kind", CASES, ids=[f"{k}-{s}" for s, k in CASES])
@@ -163,6 +166,21 @@ def test_ingest(benchmark, grower, size, kind):
                             f"{p50:.2f} / {p95:.2f} | {cpu[len(cpu) // 2]:.2f} / {cpu[int(len(cpu) * 0.95)]:.2f}"))
         grower.rows.append((f"single write CPU mean at {size:,} (ms): all / of which neighbour lookup",
                             f" | {statistics.mean(cpu):.2f} / {near:.2f}"))
+    elif kind == "pages":
+        recs = iter(grower.records(PAGE_WRITES))
+
+        def singles():
+            for r in recs:
+                clock.advance(1)
+                store.write_memory(**r)
+        counts: list[int] = []
+        benchmark.pedantic(lambda: counts.append(wal_frames(store, singles)), rounds=1, iterations=1)
+        clock.advance(1)
+        counts.append(wal_frames(store, lambda: store.write_memories(grower.records(BATCH))))
+        benchmark.extra_info.update(wal_pages_per_single_write=round(counts[0] / PAGE_WRITES, 1),
+                                    wal_pages_per_batch=counts[1])
+        grower.rows.append((f"WAL pages a commit at {size:,}: single write / batch of {BATCH:,}",
+                            f"{counts[0] / PAGE_WRITES:.1f} / {counts[1]:,} | "))
     else:
         times: list[tuple[float, float]] = []
         benchmark.pedantic(lambda: times.append(grower.reopen()), rounds=1, iterations=1)

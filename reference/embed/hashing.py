@@ -29,13 +29,14 @@ import numpy as np
 
 from reference.embed.projection import projection_table
 from reference.embed.protocol import embed_input
-from reference.embed.tokenize import code_terms, stem
+from reference.embed.tokenize import code_terms, compound_tokens, stem, token_terms
 
 N_BUCKETS = 1 << 18
 SEED = 0xC0DE
 NNZ = 4
 CHAR_WEIGHT = 0.5
 NGRAMS = (3, 4, 5)
+TEXTS_PER_PASS = 4096   # texts keyed, sorted and projected together (their keys fit 32 bits)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -75,26 +76,44 @@ def _part_keys(part: str) -> np.ndarray:
     return out
 
 
-def _batch_keys(texts: list[str]) -> np.ndarray:
-    """Every feature of every text as one key `text << 19 | block << 18 | bucket`, repeats kept.
+@functools.lru_cache(maxsize=1 << 16)
+def _token_keys(raw: str) -> np.ndarray:
+    """One token's feature keys (`block << 18 | bucket`, uint32): its parts' `_part_keys`, then the
+    compound's word bucket when it has more than one part. A text's keys are its tokens' keys."""
+    compound, parts = token_terms(raw)
+    arrays = [_part_keys(p) for p in parts]
+    if compound is not None:
+        arrays.append(np.array([_word_bucket(compound)], dtype=np.int64))
+    out = (np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)).astype(np.uint32)
+    out.setflags(write=False)
+    return out
 
-    The order of the keys does not matter (they are sorted and counted next), so each part's
+
+def _batch_keys(texts: list[str]) -> np.ndarray:
+    """Every feature of every text as one uint32 key `text << 19 | block << 18 | bucket`, repeats kept
+    (at most `TEXTS_PER_PASS` texts, so the key fits 32 bits).
+
+    The order of the keys does not matter (they are sorted and counted next), so each token's
     cached keys go into one concatenation for the whole batch instead of a few arrays per text."""
-    arrays: list[np.ndarray] = []
-    owners: list[int] = []
-    words: list[int] = []
-    for i, text in enumerate(texts):
-        compounds, parts = code_terms(text)
-        base = i << 19
-        words.extend(base | _word_bucket(w) for w in compounds)
-        for p in parts:
-            arrays.append(_part_keys(p))
-            owners.append(base)
-    if not arrays:
-        return np.array(words, dtype=np.int64)
-    lens = np.fromiter((a.size for a in arrays), dtype=np.int64, count=len(arrays))
-    keys = np.concatenate(arrays) + np.repeat(np.array(owners, dtype=np.int64), lens)
-    return np.concatenate([keys, np.array(words, dtype=np.int64)]) if words else keys
+    per_text = [[_token_keys(raw) for raw in compound_tokens(text)] for text in texts]
+    flat = [a for arrays in per_text for a in arrays]
+    if not flat:
+        return np.zeros(0, dtype=np.uint32)
+    lens = np.fromiter((a.size for a in flat), dtype=np.int64, count=len(flat))
+    owner = np.repeat(np.arange(len(texts), dtype=np.uint32) << np.uint32(19),
+                      np.fromiter(map(len, per_text), dtype=np.int64, count=len(per_text)))
+    return np.concatenate(flat) | np.repeat(owner, lens)
+
+
+def _counted(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct keys ascending, how often each occurs): `np.unique(keys, return_counts=True)`
+    without its general-purpose steps (about 2x faster on a batch's few hundred thousand keys)."""
+    keys = np.sort(keys)
+    first = np.empty(keys.size, dtype=bool)
+    first[0] = True
+    np.not_equal(keys[1:], keys[:-1], out=first[1:])
+    starts = np.flatnonzero(first)
+    return keys[starts], np.diff(np.append(starts, keys.size))
 
 
 class HashingEmbedder:
@@ -122,29 +141,34 @@ class HashingEmbedder:
         each row's values go through the same reductions in the same order.
         """
         texts, _ = embed_input(texts, self.dim)   # a single string is a TypeError
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for start in range(0, len(texts), TEXTS_PER_PASS):
+            self._embed_into(texts[start: start + TEXTS_PER_PASS], out[start: start + TEXTS_PER_PASS])
+        return out
+
+    def _embed_into(self, texts: list[str], out: np.ndarray) -> None:
         n = len(texts)
         keys = _batch_keys(texts)
-        out = np.zeros((n, self.dim), dtype=np.float32)
         if not keys.size:
-            return out
+            return
         # one (text, block, bucket) key per feature: sorted, it orders each text's word buckets, then its chars
-        ukeys, counts = np.unique(keys, return_counts=True)
+        ukeys, counts = _counted(keys)
         seg = ukeys >> 18                      # text * 2 + block
         starts = np.flatnonzero(np.concatenate(([True], seg[1:] != seg[:-1])))
         w = 1.0 + np.log(counts.astype(np.float64))
+        # each segment's own `.sum()` (numpy's pairwise summation; np.add.reduceat sums in another order)
         sums = np.array([(x * x).sum() for x in np.split(w, starts[1:])])
         lens = np.diff(np.append(starts, len(w)))
         w = w / np.repeat(np.sqrt(sums), lens)
         w = np.where(seg & 1, w * CHAR_WEIGHT, w)
-        buckets = ukeys & (N_BUCKETS - 1)
-        row = (ukeys >> 19)[:, None]
+        buckets = (ukeys & (N_BUCKETS - 1)).astype(np.int64)
+        row = (ukeys >> 19).astype(np.int64)[:, None]
         flat = np.bincount((row * self.dim + self._cols_small[buckets]).ravel(),
                            weights=(self._signs[buckets] * (w * self._scale)[:, None]).ravel(), minlength=n * self.dim)
         vecs = flat.reshape(n, self.dim)
         norms = np.sqrt((vecs * vecs).sum(axis=1))
         ok = norms > 0
         out[ok] = (vecs[ok] / norms[ok][:, None]).astype(np.float32)
-        return out
 
     def _embed_one(self, text: str) -> np.ndarray:
         compounds, parts = code_terms(text)

@@ -47,6 +47,17 @@ def code_terms(text: str) -> tuple[list[str], list[str]]:
     return compounds, parts_out
 
 
+def compound_tokens(text: str) -> list[str]:
+    """The identifier-like tokens of `text` in order, as `code_terms` reads them (see `token_terms`)."""
+    return _COMPOUND.findall(text)
+
+
+def token_terms(raw: str) -> tuple[str | None, tuple[str, ...]]:
+    """One token's share of `code_terms`: (the token lowercased if it has more than one part, else
+    None; its parts without stop words)."""
+    return _token_terms(raw)
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def _token_terms(raw: str) -> tuple[str | None, tuple[str, ...]]:
     """(the token lowercased if it has more than one part, else None; its parts without stop words)."""

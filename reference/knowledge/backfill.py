@@ -5,7 +5,9 @@ the tracker's `meta` table (`knowledge:backfill_cursor`, JSON `[created_at, id]`
 last memory passed), so a restart resumes where the last one stopped instead of
 starting over. Each call does bounded work: at most `limit` memories ingested and
 `scan_cap` rows examined (rows already ingested, e.g. by the live write listener, are
-skipped cheaply). `KnowledgeLayer.for_store` runs one bounded step on open and every
+skipped cheaply, and a run of them is passed in one SQL statement first, so a store built
+with the layer on does not walk its whole history a page per write after each open).
+`KnowledgeLayer.for_store` runs one bounded step on open and every
 live write runs a small one while a backlog remains, so opening a store never replays
 unbounded work and the backlog still drains; `KnowledgeLayer.backfill()` with no limit
 finishes it in one call.
@@ -73,6 +75,28 @@ def _page(conn: sqlite3.Connection, cursor: Cursor | None) -> tuple[list[tuple],
     return rows, bound is None
 
 
+def skip_ingested(conn: sqlite3.Connection, cursor: Cursor | None) -> tuple[Cursor | None, bool]:
+    """The cursor moved past the memories after it that are already ingested; True when none is left to ingest.
+
+    Two indexed statements instead of a Python loop over every such row: the first
+    memory not ingested, then the last memory before it (or the last of all).
+    """
+    after = "" if cursor is None else "WHERE m.created_at >= ? AND (m.created_at > ? OR m.id > ?) "
+    args: tuple = () if cursor is None else (cursor[0], cursor[0], cursor[1])
+    first = conn.execute(
+        "SELECT m.created_at, m.id FROM memories m " + (after or "WHERE 1 ")
+        + "AND NOT EXISTS (SELECT 1 FROM temporal_data t WHERE t.document_id = m.id) "
+        "ORDER BY m.created_at, m.id LIMIT 1", args).fetchone()
+    if first is None:
+        last = conn.execute("SELECT created_at, id FROM memories ORDER BY created_at DESC, id DESC LIMIT 1").fetchone()
+    else:
+        last = conn.execute("SELECT created_at, id FROM memories WHERE created_at <= ? AND (created_at < ? OR id < ?) "
+                            "ORDER BY created_at DESC, id DESC LIMIT 1", (first[0], first[0], first[1])).fetchone()
+    if last is not None and (cursor is None or (float(last[0]), str(last[1])) > cursor):
+        cursor = (float(last[0]), str(last[1]))
+    return cursor, first is None
+
+
 def pending(conn: sqlite3.Connection, cursor: Cursor | None, scan_cap: int) -> Iterator[tuple[Cursor, int, bool]]:
     """(order key, key_hash, already ingested) of the memories after `cursor`, oldest first, about `scan_cap` at most."""
     seen = 0
@@ -106,8 +130,9 @@ def step(tracker: Any, ingest: Callable[..., Any], limit: int | None, scan_cap: 
     """
     conn = tracker.conn()
     cursor = read_cursor(conn)
-    count, moved, finished = 0, cursor, True
-    for key, key_hash, done in pending(conn, cursor, scan_cap if limit is not None else 1 << 62):
+    moved, clear = skip_ingested(conn, cursor)
+    count, finished = 0, True
+    for key, key_hash, done in pending(conn, moved, 0 if clear else scan_cap if limit is not None else 1 << 62):
         if not done:
             if limit is not None and count >= limit:
                 finished = False

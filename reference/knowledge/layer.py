@@ -75,7 +75,7 @@ class KnowledgeLayer:
             ensure_schema(store.tracker)
             layer.backfill(limit=bf.PER_OPEN)
             store.extensions[EXTENSION_KEY] = layer
-            store.add_write_listener(layer.ingest, batch=layer.ingest_many)
+            store.add_write_listener(layer.ingest, batch=layer._ingest_written)
             store.add_delete_listener(layer.forget)
             return layer
 
@@ -89,7 +89,16 @@ class KnowledgeLayer:
             return self.ingest_many([entry])[0]
         return self._ingest(entry, eligible)
 
-    def ingest_many(self, entries: list[MemoryEntry]) -> list[list[Relationship]]:
+    def _ingest_written(self, entries: list[MemoryEntry]) -> list[list[Relationship]]:
+        """The write listener: `ingest_many` of memories written in this transaction.
+
+        Their ids were free until now (`keys` rows are never deleted, so an id is never issued
+        twice) and rows are derived only from memories, so none of them can have derived rows
+        yet: the lookup a re-ingest needs is skipped.
+        """
+        return self.ingest_many(entries, fresh=True)
+
+    def ingest_many(self, entries: list[MemoryEntry], *, fresh: bool = False) -> list[list[Relationship]]:
         """`ingest` of several live writes, in order, in one transaction; per entry its relationships.
 
         Each entry is ingested at its `created_at` (for a live write, the clock's time when
@@ -99,7 +108,8 @@ class KnowledgeLayer:
         mention rows that existed at its turn). Mentions and temporal rows go in with
         `executemany`. While a backfill backlog remains, a small backfill step per entry
         follows (then, and only then, the rows differ from one-by-one ingests, whose
-        backfill steps fall between the writes).
+        backfill steps fall between the writes). `fresh` (the write listener) says no entry
+        can have derived rows yet, so the re-ingest lookup is skipped.
         """
         entries = list(entries)
         if not entries:
@@ -112,7 +122,7 @@ class KnowledgeLayer:
         out: list[list[Relationship]] = []
         with sqlite_errors(self.store.tracker.path), self.store.tracker.tx() as conn:
             ids = [e.id for e in entries]
-            for mid in _already_ingested(conn, ids):
+            for mid in [] if fresh else _already_ingested(conn, ids):
                 self._drop(conn, mid)
             # the mention-id bound is read only by the shared-entity rule, which has nothing to do without mentions
             start = _next_mention_id(conn) if self._colon_types or any(m for m, _ in extracted) else 0

@@ -7,32 +7,42 @@ as if they had been written one by one. Only neighbours above `RELATE_THRESHOLD`
 change what the rules decide, so none below it are returned.
 
 The answer does not depend on how the writes were batched. Approximate float32 scores
-(one BLAS product per chunk of the batch) only choose candidates, with a margin
-(`MARGIN`) far wider than float32's rounding error on a 256-term dot product of unit
-vectors (about 1.5e-5); the candidates are then re-scored as float64 sums of the
-float32 rows, rounded to float32, and selected from those. Two float64 summation
-orders round to different float32 values only when a sum falls within about 1e-16 of a
-float32 rounding midpoint.
+(`VectorCache.scan_products`: faiss's SIMD kernel for one query, one single-threaded
+BLAS product per chunk of a batch, read through the cache's kept mapping, never a fresh
+`np.memmap`) only choose candidates, with a margin (`MARGIN`) far wider than float32's
+rounding error on a 256-term dot product of unit vectors (about 1.5e-5; under 1e-7
+measured), so which kernel ran, and on which machine, cannot change the candidates that
+matter; the candidates are then re-scored as float64 sums of the float32 rows, rounded to
+float32, and selected from those. Two float64 summation orders round to different float32
+values only when a sum falls within about 1e-16 of a float32 rounding midpoint.
 
 Above the vector cache's index threshold (`vector_index.INDEX_MIN_ROWS`) the candidates
-come from its quantized index instead (`VectorCache.candidate_rows`: the
-`oversample(k)` best by 4-bit PQ codes, later batch entries left out), re-scored the same
-way: the rule holds among those candidates, and a true neighbour outside them is missed
-(recall measured in bench/benchmarks/bench_scale.py). No product with every stored row.
+come from its quantized index instead (`VectorCache.candidate_rows_many`: the
+`oversample(k)` best by 4-bit PQ codes, in one scan for the whole batch with every batch
+row left out, plus the batch entries before each entry), scored in place
+(`VectorCache.products_at`) and re-scored the same way: the rule holds among those
+candidates, and a true neighbour outside them is missed (recall measured in
+bench/benchmarks/bench_scale.py). No product with every stored row. A smaller re-rank
+than `oversample(k)` was measured and not taken: the true top-10 neighbours rank up to
+608th of the 1,000 by PQ score on the bench's synthetic records, and PQ scores fall up
+to 0.44 below the exact cosine on real commit text (none missed by the 1,000 on either).
 """
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 import numpy as np
 
+from reference import vector_kernel
 from reference.memory_record import MemoryEntry
 from reference.vector_index import oversample
 from reference.vector_search import KIND_TAGS
 
 MARGIN = 1e-4
-CHUNK = 64   # queries per BLAS product: bounds the score block to CHUNK x store rows
+# queries per BLAS product (62 ms per 1,024 queries x 10k rows here, 87 ms in chunks of 64);
+# bounds the score block to CHUNK x store rows (20 MB below the index threshold)
+CHUNK = 256
+BLOCK = 8 << 20   # at most this many float32 scores (32 MB) in one block: fewer queries a chunk in a huge store
 
 
 def live_neighbours(store: Any, entries: list[MemoryEntry], k: int, threshold: float
@@ -44,40 +54,44 @@ def live_neighbours(store: Any, entries: list[MemoryEntry], k: int, threshold: f
     todo = [i for i in range(len(entries)) if brow[i] >= 0]
     if not todo or _from_index(vc, brow, todo, k, threshold, out):
         return out
-    mat, rows, keys = vc.snapshot(tags=[KIND_TAGS["memory"]])
-    if rows.size == 0:
-        return out
-    # position of each batch member in `rows` (they are live memory rows): excluded for itself and earlier entries
-    bpos = np.searchsorted(rows, brow)
-    for start in range(0, len(todo), CHUNK):
-        part = todo[start: start + CHUNK]
-        queries = np.stack([_unit(np.asarray(mat[brow[i]], dtype=np.float32)) for i in part])
-        if len(part) == 1:
-            approx = np.einsum("ij,j->i", mat, queries[0])[None, :]
-        else:
-            with _one_blas_thread():
-                approx = queries @ mat.T      # one row of scores per query, every row of the matrix
-        if rows.size != mat.shape[0]:
-            approx = approx[:, rows]
+    tags = [KIND_TAGS["memory"]]
+    chunk = max(1, min(CHUNK, BLOCK // max(1, vc.row_count())))
+    for start in range(0, len(todo), chunk):
+        part = todo[start: start + chunk]
+        queries = np.stack([_unit(q) for q in vc.rows_at(brow[part])])
+        scores, live = vc.scan_products(queries, tags)   # one row of scores per query, a column per row
+        scores[:, ~live] = -np.inf
+        for t, i in enumerate(part):   # an entry sees the batch entries before it, not itself or later ones
+            later = brow[i:]
+            scores[t, later[later >= 0]] = -np.inf
+        n = scores.shape[1]
+        hits = np.flatnonzero(scores > threshold - MARGIN)   # row-major: query t's hits lie in [t * n, (t + 1) * n)
+        bounds = np.searchsorted(hits, np.arange(len(part) + 1) * n)
+        short = [_shortlisted(scores[t], hits[bounds[t]: bounds[t + 1]] - t * n, k) for t in range(len(part))]
+        every = np.concatenate(short)
+        vecs, keys = vc.rows_at(every), vc.keys_at(every)   # one gather for the chunk's shortlists
+        at = 0
         for t, i in enumerate(part):
-            s = approx[t] if rows.size != mat.shape[0] else approx[t].copy()
-            later = bpos[i:][brow[i:] >= 0]
-            s[later] = -np.inf
-            cand = _shortlist(s, k, threshold)
-            if cand.size:
-                out[i] = _rescored(mat, rows[cand], keys[cand], queries[t], threshold)
+            m = short[t].size
+            if m:
+                out[i] = _rescored(vecs[at: at + m], np.arange(m), keys[at: at + m], queries[t], threshold)
+            at += m
     return out
 
 
-def _shortlist(s: np.ndarray, k: int, threshold: float) -> np.ndarray:
-    """Positions in the float32 scores `s` that can be among the top `k` above `threshold`
-    once re-scored exactly (the margins of the module doc)."""
-    cand = np.flatnonzero(s > threshold - MARGIN)
+def _shortlisted(s: np.ndarray, cand: np.ndarray, k: int) -> np.ndarray:
+    """`_shortlist`'s answer given the positions `cand` of `s` already above its first cut."""
     if cand.size > k:
         sc = s[cand]
         kth = np.partition(sc, sc.size - k)[sc.size - k]
         cand = cand[sc >= kth - 2 * MARGIN]
     return cand
+
+
+def _shortlist(s: np.ndarray, k: int, threshold: float) -> np.ndarray:
+    """Positions in the float32 scores `s` that can be among the top `k` above `threshold`
+    once re-scored exactly (the margins of the module doc)."""
+    return _shortlisted(s, np.flatnonzero(s > threshold - MARGIN), k)
 
 
 def _rescored(mat: np.ndarray, at: np.ndarray, at_keys: np.ndarray, query: np.ndarray, threshold: float
@@ -91,38 +105,49 @@ def _rescored(mat: np.ndarray, at: np.ndarray, at_keys: np.ndarray, query: np.nd
 def _from_index(vc: Any, brow: np.ndarray, todo: list[int], k: int, threshold: float,
                 out: list[list[tuple[int, float]]]) -> bool:
     """`live_neighbours` with candidates from the cache's quantized index; False (and `out`
-    left empty) when the cache does not use its index at this size."""
+    left empty) when the cache does not use its index at this size.
+
+    One scan of the index for the whole batch, every batch row left out, gives each entry its
+    candidates among the memories stored before the batch; the batch entries before it whose
+    approximate score passes the first cut of `_shortlist` are added (products of the batch's
+    vectors with each other, in blocks of at most `BLOCK` scores). An entry's candidates therefore include those a scan leaving out only
+    it and the later entries would give (removing rows from a top list never pushes another row out
+    of it), so a batch finds every neighbour the same writes one by one find, and misses one only
+    where they miss it too."""
+    batch_rows = brow[todo]
     tags = [KIND_TAGS["memory"]]
-    queries = vc.rows_at(brow[todo])
-    for t, i in enumerate(todo):
-        query = _unit(queries[t])
-        later = brow[i:]
-        cand = vc.candidate_rows(query, oversample(k), tags=tags, hidden=later[later >= 0])
-        if cand is None:
+    for start in range(0, len(todo), CHUNK):   # bounded blocks: index answers, in-batch products
+        queries = np.stack([_unit(q) for q in vc.rows_at(batch_rows[start: start + CHUNK])])
+        found = vc.candidate_rows_many(queries, oversample(k), tags=tags, hidden=batch_rows)
+        if found is None:   # the index is not in use (the same for every chunk of one call)
             out[:] = [[] for _ in out]
             return False
-        vecs = vc.rows_at(cand)
-        short = _shortlist(np.einsum("ij,j->i", vecs, query), k, threshold)
-        if short.size:
-            out[i] = _rescored(vecs, short, vc.keys_at(cand[short]), query, threshold)
+        near = _earlier_hits(vc, batch_rows, start, queries, threshold - MARGIN)
+        for t, i in enumerate(todo[start: start + CHUNK]):
+            cand = np.concatenate([found[t], near[t]]) if near[t].size else found[t]   # disjoint: batch hidden
+            short = cand[_shortlist(vc.products_at(queries[t], cand), k, threshold)]
+            if short.size:
+                out[i] = _rescored(vc.rows_at(short), np.arange(short.size), vc.keys_at(short), queries[t],
+                                   threshold)
     return True
 
 
-_CONTROLLER: list[Any] = []
-
-
-def _one_blas_thread() -> Any:
-    """Single-threaded BLAS for the product: on a busy machine OpenBLAS's threads cost more
-    than they gain (measured here: 64 queries x 10k rows, 69 ms wall threaded against 23 ms
-    on one thread). Uses threadpoolctl (a declared dependency)."""
-    if not _CONTROLLER:
-        try:
-            from threadpoolctl import ThreadpoolController
-            _CONTROLLER.append(ThreadpoolController())
-        except ImportError:
-            _CONTROLLER.append(None)
-    ctl = _CONTROLLER[0]
-    return contextlib.nullcontext() if ctl is None else ctl.limit(limits=1, user_api="blas")
+def _earlier_hits(vc: Any, batch_rows: np.ndarray, start: int, queries: np.ndarray, cut: float) -> list[np.ndarray]:
+    """For the batch entries `start`, `start + 1`, ... (their unit `queries`), the rows of the batch
+    entries before each whose approximate score passes `cut`, in column blocks of bounded size."""
+    hits: list[list[np.ndarray]] = [[] for _ in range(len(queries))]
+    stop = start + len(queries)
+    width = max(1, BLOCK // len(queries))
+    for b0 in range(0, stop - 1, width):
+        b1 = min(b0 + width, stop - 1)
+        block = vector_kernel.products(queries, [vc.rows_at(batch_rows[b0:b1])])
+        for t in range(len(queries)):
+            m = min(b1, start + t) - b0   # entries before this one only
+            if m > 0:
+                sel = np.flatnonzero(block[t, :m] > cut)
+                if sel.size:
+                    hits[t].append(batch_rows[b0 + sel])
+    return [np.concatenate(h) if h else np.zeros(0, dtype=np.int64) for h in hits]
 
 
 def _unit(v: np.ndarray) -> np.ndarray:

@@ -50,9 +50,9 @@ _STATEMENTS = (
         metadata TEXT NOT NULL DEFAULT '{}',
         created_at TEXT,
         UNIQUE (source_id, target_id))""",
-    "CREATE INDEX IF NOT EXISTS idx_rel_source ON relationships(source_id)",
+    # source lookups use the UNIQUE (source_id, target_id) index; no query reads by type or by one date
+    # column (schema v7 dropped those indexes: reference/tracker/lean_indexes.py)
     "CREATE INDEX IF NOT EXISTS idx_rel_target ON relationships(target_id)",
-    "CREATE INDEX IF NOT EXISTS idx_rel_type ON relationships(type)",
     """CREATE TABLE IF NOT EXISTS temporal_data (
         document_id TEXT PRIMARY KEY,
         document_date TEXT,
@@ -61,21 +61,44 @@ _STATEMENTS = (
         access_count INTEGER NOT NULL DEFAULT 0,
         relevance_score REAL NOT NULL DEFAULT 1.0,
         date_source TEXT,
-        importance REAL NOT NULL DEFAULT 1.0)""",
-    "CREATE INDEX IF NOT EXISTS idx_temporal_document_date ON temporal_data(document_date)",
-    "CREATE INDEX IF NOT EXISTS idx_temporal_recorded_date ON temporal_data(recorded_date)",
+        importance REAL NOT NULL DEFAULT 1.0) WITHOUT ROWID""",
     """CREATE TABLE IF NOT EXISTS memory_layers (
         document_id TEXT PRIMARY KEY,
         layer TEXT NOT NULL DEFAULT 'cold' CHECK (layer IN ('hot', 'warm', 'cold')),
         promoted_at TEXT,
-        demoted_at TEXT)""",
+        demoted_at TEXT) WITHOUT ROWID""",
 )
+# read and written by document id only: keyed by it (WITHOUT ROWID), a row is one b-tree entry, not a table
+# row plus a primary-key index entry (one page less a write for each; schema v8 rebuilds older stores' tables)
+KEYED_BY_DOCUMENT = ("temporal_data", "memory_layers")
 
 
 def knowledge_schema(conn: Any) -> None:
     """Tracker migration: create the seed 001 tables (idempotent)."""
     for stmt in _STATEMENTS:
         conn.execute(stmt)
+
+
+def key_by_document(conn: Any) -> None:
+    """Tracker migration to v8: rebuild `KEYED_BY_DOCUMENT` tables made with a rowid as WITHOUT ROWID.
+
+    Same columns and rows (copied in document id order); indexes on them are made again. A table
+    already WITHOUT ROWID (created by this code) or absent is left alone.
+    """
+    for table in KEYED_BY_DOCUMENT:
+        row = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone()
+        if row is None or "WITHOUT ROWID" in row[0].upper():
+            continue
+        create = next(s for s in _STATEMENTS if f"EXISTS {table} (" in s)
+        indexes = [r[0] for r in conn.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? "
+                                              "AND sql IS NOT NULL", (table,))]
+        conn.execute(create.replace(f"EXISTS {table} (", f"EXISTS {table}__v8 ("))
+        cols = ", ".join(r[1] for r in conn.execute(f"PRAGMA table_info({table})"))
+        conn.execute(f"INSERT INTO {table}__v8({cols}) SELECT {cols} FROM {table} ORDER BY document_id")
+        conn.execute(f"DROP TABLE {table}")
+        conn.execute(f"ALTER TABLE {table}__v8 RENAME TO {table}")
+        for sql in indexes:
+            conn.execute(sql)
 
 
 def has_schema(conn: sqlite3.Connection) -> bool:

@@ -4,7 +4,8 @@
 is the seed 000 §3.1 baseline (keys, files, symbols, chunks with their code
 FTS, memories with exactly the seed's columns); version 2 adds what later
 seeds need (memories.metadata, the memory FTS index, files.mode); v3-v5 are
-the layers' tables; v6 adds `row_sum` checksums (rowsum.py). Opening a
+the layers' tables; v6 adds `row_sum` checksums (rowsum.py); v7 drops the
+indexes no query reads (lean_indexes.py); v8 keys two knowledge tables by document id. Opening a
 file runs the missing steps in one transaction; a file newer than this code
 is refused rather than guessed at.
 """
@@ -14,9 +15,10 @@ import sqlite3
 from collections.abc import Callable
 
 from reference.errors import StoreError
-from reference.knowledge.schema import knowledge_schema
+from reference.knowledge.schema import key_by_document, knowledge_schema
 from reference.lane.schema import lane_v1
 from reference.project.schema import project_schema
+from reference.tracker.lean_indexes import drop_unread_indexes
 from reference.tracker.rowsum import add_row_sums
 
 FTS_TOKENIZER = "porter unicode61 remove_diacritics 2"
@@ -84,6 +86,9 @@ MIGRATIONS.append(knowledge_schema)  # v3: seed 001 knowledge tables (reference/
 MIGRATIONS.append(lane_v1)  # v4: seed 004 Memory Lane feedback and session recalls (reference/lane/schema.py)
 MIGRATIONS.append(project_schema)  # v5: seed 002 project branches, commits, documents (reference/project/schema.py)
 MIGRATIONS.append(add_row_sums)  # v6: issue 11 row checksums on memories, files, symbols, chunks (rowsum.py)
+ROW_SUMS_VERSION = len(MIGRATIONS)
+MIGRATIONS.append(drop_unread_indexes)  # v7: issue 15 fewer pages a write: indexes no query reads (lean_indexes.py)
+MIGRATIONS.append(key_by_document)  # v8: issue 15 temporal_data, memory_layers WITHOUT ROWID (knowledge/schema.py)
 LATEST = len(MIGRATIONS)
 
 

@@ -25,6 +25,11 @@ from reference.tracker.open_check import check_on_open
 from reference.tracker.sqlite_errors import sqlite_errors
 
 
+# a counter moves in place (an upsert keeps the row's rowid): one table page a write, where a REPLACE
+# (delete + insert under a new rowid) also rewrote a page of meta's name index
+SET_SEQ = "INSERT INTO meta(name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value"
+
+
 class Tracker:
     """The tracker database at `path`, migrated to the latest schema and checked on open (open_check.py)."""
 
@@ -78,7 +83,7 @@ class Tracker:
             value = int(row[0]) + 1 if row else 1
         except ValueError:
             raise corrupt(self.path, f"meta row 'seq:{name}'", f"counter {str(row[0])[:20]!r} is not a number") from None
-        conn.execute("INSERT OR REPLACE INTO meta(name, value) VALUES (?, ?)", (f"seq:{name}", str(value)))
+        conn.execute(SET_SEQ, (f"seq:{name}", str(value)))
         return value
 
     def get_meta(self, name: str) -> str | None:

@@ -11,7 +11,7 @@ from reference.errors import CorruptData
 from reference.keys import hash64
 from reference.tracker.codec import from_db
 from reference.tracker.keys_table import KIND_OF_NAMESPACE
-from reference.tracker.migrations import LATEST
+from reference.tracker.migrations import LATEST, ROW_SUMS_VERSION
 from reference.verify.fts_check import check_fts
 from reference.tracker.rowsum import TABLES, check_row
 
@@ -75,7 +75,8 @@ def _version(conn, path: Path, tables: set[str], report) -> None:
     """The header's schema version must fit the tables present (a flipped header byte does not)."""
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     has_sums = "memories" in tables and "row_sum" in [r[1] for r in conn.execute("PRAGMA table_info(memories)")]
-    if version > LATEST or (version < LATEST and has_sums) or (version == LATEST and not has_sums):
+    # row checksums arrived in v6: a later version without them, or an earlier one with them, is damaged
+    if version > LATEST or (version < ROW_SUMS_VERSION) == has_sums:
         report.add(path, "header", f"schema version {version} does not fit its tables (this code writes "
                    f"version {LATEST}, with row checksums)")
 

@@ -30,3 +30,33 @@ def test_texts_without_words_embed_to_zero_rows_beside_others():
     out = EMBEDDER.embed(["", "token refresh", "!!!", "   "])
     assert not out[0].any() and not out[2].any() and not out[3].any()
     assert abs(float(np.linalg.norm(out[1])) - 1.0) < 1e-6
+
+
+@settings(max_examples=30, deadline=None)
+@given(texts=TEXTS)
+def test_a_batch_split_into_passes_gives_the_same_rows(texts):
+    """Batches longer than `TEXTS_PER_PASS` are embedded in passes (keys must fit 32 bits): same bits."""
+    from reference.embed import hashing
+    whole = EMBEDDER.embed(texts)
+    saved, hashing.TEXTS_PER_PASS = hashing.TEXTS_PER_PASS, 3
+    try:
+        passes = EMBEDDER.embed(texts)
+    finally:
+        hashing.TEXTS_PER_PASS = saved
+    assert np.array_equal(whole.view(np.uint32), passes.view(np.uint32))
+
+
+def test_vectors_of_a_fixed_corpus_are_the_ones_hashing_v1_always_gave():
+    """The sha256 of 3,000 vectors (compounds, paths, camelCase, stop words, non-ASCII, empty texts) as the
+    per-token-keyed batch path's predecessor computed them (commit fc79446): stored vectors stay valid."""
+    import hashlib
+    import random
+    rng = random.Random(7)
+    words = ("getUserName src/auth/token_store.py caching cached the a of x_y 2025-01-02 café 東京 refresh tokens "
+             "!!! -- HTTPServerError foo.bar.baz a/b/c.py __init__ TTL redis_cache CamelCaseWord 12345 ünïcödé "
+             "i18n l10n").split()
+    texts = [" ".join(rng.choices(words, k=rng.randint(0, 30))) for _ in range(3000)]
+    assert hashlib.sha256(EMBEDDER.embed(texts).tobytes()).hexdigest() == \
+        "15ab08778bbbc89e872dbf939e41bc3b48ce43311d22d25a9bb9a69fe734434e"
+    assert hashlib.sha256(b"".join(EMBEDDER.embed([t]).tobytes() for t in texts[:300])).hexdigest() == \
+        "a035a33974c81c916f0b5e0f2c917af13a336fa95feb747a1944602f021c17eb"

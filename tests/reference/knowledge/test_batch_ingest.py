@@ -131,8 +131,8 @@ def test_a_failing_layer_undoes_the_write(tmp_path):
 
 def test_live_neighbours_from_the_index_equal_the_exact_ones(tmp_path, monkeypatch):
     """Above the vector index's threshold (lowered to its least, 1,000 rows; 100 candidates instead of
-    1,000) candidates come from the index: same neighbours and cosines as the exact scan here, later
-    batch entries still left out."""
+    1,000) candidates come from the index, in one search for the whole batch: same neighbours and cosines
+    as the exact scan here, later batch entries still left out."""
     from reference import vector_index
     store = MemoryStore.open(tmp_path, clock=LogicalClock(1_760_000_000.0), redact=False)
     rng = np.random.default_rng(5)
@@ -141,12 +141,13 @@ def test_live_neighbours_from_the_index_equal_the_exact_ones(tmp_path, monkeypat
     batch = store.write_memories([dict(text=" ".join(rng.choice(vocab, size=8))) for _ in range(150)])
     exact = live_neighbours(store, batch, VECTOR_CANDIDATES, RELATE_THRESHOLD)
     searched = []
-    real = store.vectors.candidate_rows
-    monkeypatch.setattr(store.vectors, "candidate_rows", lambda *a, **kw: searched.append(1) or real(*a, **kw))
+    real = store.vectors.candidate_rows_many
+    monkeypatch.setattr(store.vectors, "candidate_rows_many",
+                        lambda q, *a, **kw: searched.append(len(q)) or real(q, *a, **kw))
     monkeypatch.setattr(vector_index, "INDEX_MIN_ROWS", 1_000)
     monkeypatch.setattr(vector_index, "MIN_CANDIDATES", 100)
     indexed = live_neighbours(store, batch, VECTOR_CANDIDATES, RELATE_THRESHOLD)
-    assert len(searched) == len(batch)
+    assert searched == [len(batch)]
     batch_keys = [e.key_hash for e in batch]
     for i, (got, want) in enumerate(zip(indexed, exact)):
         top = lambda hs: sorted(hs, key=lambda h: (-h[1], h[0]))[:VECTOR_CANDIDATES]  # noqa: E731
@@ -216,3 +217,60 @@ def test_a_mixed_workload_stores_the_same_in_batches_of_every_size(tmp_path):
     assert states[0][1] == states[1][1]
     assert states[0][0] == states[1][0]
     assert "[REDACTED:aws-access-key]" in states[0][0] and "sharedEntities" in states[0][0]
+
+
+def test_live_neighbours_leave_out_other_kinds_and_deleted_memories(tmp_path):
+    """Rows of another tag (a file, say) and deleted memories are never neighbours, however close: the exact
+    path's row mask (with the store's rows split between the kept mapping and rows appended since)."""
+    store = MemoryStore.open(tmp_path, clock=LogicalClock(1_760_000_000.0), redact=False)
+    rng = np.random.default_rng(4)
+    vocab = [f"w{i}" for i in range(30)]
+    first = store.write_memories([dict(text=" ".join(rng.choice(vocab, size=8))) for _ in range(120)])
+    live_neighbours(store, first[:1], VECTOR_CANDIDATES, RELATE_THRESHOLD)   # maps the rows so far
+    for j, e in enumerate(first[:40]):   # an identical vector under another tag, for each of 40 memories
+        store.vectors.put(10**6 + j, store.vectors.get(e.key_hash), tag=1)
+    gone = {e.key_hash for e in first[40:60]}
+    for e in first[40:60]:
+        assert store.delete_memory(e.id)
+    batch = store.write_memories([dict(text=first[i].text) for i in range(0, 60, 3)])   # exact repeats
+    got = live_neighbours(store, batch, VECTOR_CANDIDATES, RELATE_THRESHOLD)
+    kept = [e for e in first if e.key_hash not in gone]
+    vecs = np.stack([store.vectors.get(e.key_hash) for e in kept + batch]).astype(np.float64)
+    vecs /= np.linalg.norm(vecs, axis=1)[:, None]
+    keys = [e.key_hash for e in kept + batch]
+    for i, found in enumerate(got):
+        me = len(kept) + i
+        sims = vecs[:me] @ vecs[me]
+        want = sorted(((-s, keys[j]) for j, s in enumerate(sims) if s > RELATE_THRESHOLD))[:VECTOR_CANDIDATES]
+        # every clear member of the exact top 10 is found (a tie at the 10th place may go either way)
+        clear = {h for s, h in want if len(want) < VECTOR_CANDIDATES or -s > -want[-1][0] + 1e-6}
+        assert clear <= {h for h, _ in found}
+        assert not {h for h, _ in found} & (gone | set(range(10**6, 10**6 + 40)))
+    assert sum(map(len, got)) > 50
+    store.close()
+
+
+@pytest.mark.parametrize("indexed", [False, True])
+def test_chunks_and_blocks_do_not_change_the_neighbours(tmp_path, monkeypatch, indexed):
+    """A batch cut into chunks of a few queries and score blocks of a few columns (as a huge batch or store
+    would be, to bound memory) finds what one block finds, on the exact path and on the index path."""
+    from reference import vector_index
+    from reference.knowledge import neighbours
+    store = MemoryStore.open(tmp_path, clock=LogicalClock(1_760_000_000.0), redact=False)
+    rng = np.random.default_rng(6)
+    vocab = [f"w{i}" for i in range(50)]
+    store.write_memories([dict(text=" ".join(rng.choice(vocab, size=8))) for _ in range(1_050)])
+    batch = store.write_memories([dict(text=" ".join(rng.choice(vocab, size=8))) for _ in range(60)])
+    if indexed:
+        monkeypatch.setattr(vector_index, "INDEX_MIN_ROWS", 1_000)
+        monkeypatch.setattr(vector_index, "MIN_CANDIDATES", 100)
+    whole = live_neighbours(store, batch, VECTOR_CANDIDATES, RELATE_THRESHOLD)
+    monkeypatch.setattr(neighbours, "CHUNK", 7)
+    monkeypatch.setattr(neighbours, "BLOCK", 5 * 1_110 if not indexed else 50)
+    cut = live_neighbours(store, batch, VECTOR_CANDIDATES, RELATE_THRESHOLD)
+    assert cut == whole and sum(map(len, whole)) > 200
+    keys = [e.key_hash for e in batch]
+    assert all(not {h for h, _ in got} & set(keys[i:]) for i, got in enumerate(cut))   # never itself or later
+    assert any({h for h, _ in got} & set(keys[:i]) for i, got in enumerate(cut))      # earlier entries, yes
+    assert (store.vectors._quantized is not None) == indexed
+    store.close()

@@ -122,3 +122,41 @@ def test_many_concepts_and_paths_are_all_extracted(n):
     concepts = [m for m in mentions if m.type == "concept"]
     assert len(concepts) == n and all(text[m.position:m.end].lower() == m.name for m in concepts)
     assert len([m for m in mentions if m.type == "file"]) == n
+
+
+def test_a_run_of_ingested_memories_is_passed_in_one_step_whatever_the_scan_cap(tmp_path, monkeypatch):
+    """A store written with the layer on, then a few memories without it: one small step reaches the backlog."""
+    clock = LogicalClock(START)
+    with MemoryStore.open(tmp_path / "s", clock=clock) as s:
+        KnowledgeLayer.for_store(s)
+        for t in TEXTS[:10]:
+            clock.advance(DAY)
+            s.write_memory(t)
+    with MemoryStore.open(tmp_path / "s", clock=clock) as s:   # no layer: these three are the backlog
+        for t in TEXTS[10:13]:
+            clock.advance(DAY)
+            s.write_memory(t)
+        last = s.tracker.conn().execute("SELECT created_at, id FROM memories ORDER BY created_at DESC").fetchone()
+    with MemoryStore.open(tmp_path / "s", clock=clock) as s:
+        layer = KnowledgeLayer(s)   # not for_store: its open step would drain the backlog before we look
+        monkeypatch.setattr(bf, "PAGE", 2)
+        assert layer.backfill(limit=5, scan_cap=2) == 2    # ten ingested rows skipped, then two rows examined
+        assert layer._backlog
+        assert layer.backfill(limit=5, scan_cap=2) == 1
+        assert layer.backfill(limit=5, scan_cap=2) == 0 and not layer._backlog
+        assert bf.read_cursor(s.tracker.conn()) == (float(last[0]), last[1])
+
+
+def test_a_store_built_with_the_layer_on_has_no_backlog_after_one_small_step(tmp_path, monkeypatch):
+    clock = LogicalClock(START)
+    with MemoryStore.open(tmp_path / "s", clock=clock) as s:
+        KnowledgeLayer.for_store(s)
+        for t in TEXTS:
+            clock.advance(DAY)
+            s.write_memory(t)
+        last = s.tracker.conn().execute("SELECT created_at, id FROM memories ORDER BY created_at DESC").fetchone()
+    with MemoryStore.open(tmp_path / "s", clock=clock) as s:
+        layer = KnowledgeLayer(s)
+        monkeypatch.setattr(bf, "PAGE", 2)
+        assert layer.backfill(limit=5, scan_cap=1) == 0 and not layer._backlog   # live writes need no step
+        assert bf.read_cursor(s.tracker.conn()) == (float(last[0]), last[1])
