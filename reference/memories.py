@@ -332,7 +332,8 @@ class Memories:
         ids = self.id_index.ids_of(conn, [h for h, _ in kw_pairs] + [h for h, _ in vec_pairs])
 
         def named(pairs: list[tuple[int, float]]) -> list[tuple[str, float]]:
-            return sorted(((ids[h], s) for h, s in pairs if h in ids), key=lambda x: (-x[1], x[0]))[:k]
+            # (-score, id) tuples sort in C, without a key function; -(-s) is s, bit for bit
+            return [(m, -s) for s, m in sorted([(-s, ids[h]) for h, s in pairs if h in ids])[:k]]
         return named(kw_pairs), named(vec_pairs)
 
     def vector_scores(self, query: str, memory_ids: list[str]) -> dict[str, float]:

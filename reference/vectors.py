@@ -197,6 +197,7 @@ class VectorCache(RowSelections, IndexedSearch):
                     return []
                 if q.any() and self._use_index(rows.size, vector_index.oversample(k)):
                     return self._topk_indexed(q, k, vector_index.row_mask(self._n, rows), with_ties)
+                return self._best(self._allowed_scores(allowed, tags, rows, q), rows, min(k, rows.size), with_ties)
             return self._best(self._scores_of(rows, q), rows, min(k, rows.size), with_ties)
 
     def _best(self, scores: np.ndarray, rows: np.ndarray | None, k: int, with_ties: bool) -> list[tuple[int, float]]:

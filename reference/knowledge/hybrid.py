@@ -1,5 +1,7 @@
 """Seed 001 §5 `hybridSearch`: FTS5 0.4 + vector 0.6, temporal filter, decay, relationship and entity enrichment.
 
+Steps 1-2 (the restrictions and both lists) are in hybrid_lists.py.
+
 1. Candidates: restrictions first (structured filters, the temporal window on
    the effective date, the entity filter), so a filter never leaves the top k
    short while matching memories exist (the seed filters after ranking).
@@ -29,15 +31,12 @@ from __future__ import annotations
 import sqlite3
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from reference.knowledge import entity_table, relationship_table, temporal_table
+from reference.knowledge import entity_table, relationship_table
+from reference.knowledge.decay import calculate_relevance
+from reference.knowledge.hybrid_lists import Allowed, allowed_ids, keyword_scores, vector_scores
 from reference.knowledge.model import OracleHit
-from reference.tracker import MemoryFilter, fts_match
-from reference.tracker.fts_topk import ranked_matches
-from reference.tracker.id_index import IdIndex
-from reference.tracker.keyword_index import KeywordIndex
-from reference.vector_search import KIND_TAGS
+from reference.knowledge.timefmt import from_text
+from reference.tracker import MemoryFilter
 
 if TYPE_CHECKING:
     from reference.knowledge.layer import KnowledgeLayer
@@ -55,78 +54,6 @@ def _normalised(scores: dict[str, float]) -> dict[str, float]:
     if best <= 0:
         return {k: 0.0 for k in scores}
     return {k: max(v, 0.0) / best for k, v in scores.items()}
-
-
-class Allowed:
-    """The memories passing every restriction, as sorted key hashes (membership by id or hash)."""
-
-    def __init__(self, hashes: np.ndarray, hash_fn) -> None:
-        self.hashes, self._hash_fn = hashes, hash_fn
-
-    def has_hashes(self, hashes: np.ndarray) -> np.ndarray:
-        pos = np.minimum(np.searchsorted(self.hashes, hashes), max(self.hashes.size - 1, 0))
-        return self.hashes[pos] == hashes if self.hashes.size else np.zeros(len(hashes), dtype=bool)
-
-    def __contains__(self, memory_id: str) -> bool:
-        return bool(self.has_hashes(np.asarray([self._hash_fn(memory_id)], dtype=np.uint64))[0])
-
-
-def allowed_ids(layer: "KnowledgeLayer", flt: MemoryFilter | None, after: float | None, before: float | None,
-                entity_filter: list[str] | None) -> Allowed | None:
-    """The memories that pass every restriction; None when nothing restricts.
-
-    Structured filters come from the store's label index (no per-row JSON);
-    the temporal window and the entity filter are id sets, hashed here.
-    """
-    store = layer.store
-    conn = store.tracker.conn()
-    hashes: np.ndarray | None = None
-    if flt is not None and not flt.empty:
-        hashes = store.memories.candidates(flt)
-    extra: set[str] | None = None
-    if after is not None or before is not None:
-        extra = temporal_table.ids_in_window(conn, after, before)
-    if entity_filter:
-        docs = entity_table.documents_with_all(conn, entity_table.resolve_refs(conn, entity_filter))
-        extra = docs if extra is None else extra & docs
-    if extra is not None:
-        ids = np.unique(np.fromiter((store.tracker.hash_fn(i) for i in extra), dtype=np.uint64, count=len(extra)))
-        hashes = ids if hashes is None else np.intersect1d(hashes, ids, assume_unique=True)
-    return None if hashes is None else Allowed(hashes, store.tracker.hash_fn)
-
-
-def keyword_scores(conn: sqlite3.Connection, text: str, pool: int, allowed: Allowed | None, ids: IdIndex,
-                   index: KeywordIndex | None = None) -> dict[str, float]:
-    """Memory id -> -bm25 of the `pool` best keyword matches among `allowed` (all when None).
-
-    One ranked FTS5 query (`reference.tracker.fts_topk`), or the store's keyword `index`; ids come
-    from the store's id index `ids`; ties broken by id here.
-    """
-    match = fts_match(text)
-    if match is None or pool <= 0:
-        return {}
-    kept = ranked_matches(conn, match, pool, None if allowed is None else allowed.hashes, index)
-    names = ids.ids_of(conn, [h for h, _ in kept])
-    scored = sorted(((names[h], s) for h, s in kept if h in names), key=lambda x: (-x[1], x[0]))
-    return dict(scored[:pool])
-
-
-def vector_scores(layer: "KnowledgeLayer", text: str, pool: int, allowed: Allowed | None) -> dict[str, float]:
-    store = layer.store
-    qvec = store.memories.embed_query(text)
-    if not np.any(qvec) or pool <= 0:
-        return {}
-    conn = store.tracker.conn()
-    if allowed is None:
-        pairs = store.vectors.topk(qvec, pool, tags=[KIND_TAGS["memory"]], with_ties=True)
-    elif allowed.hashes.size == 0:
-        return {}
-    else:
-        pairs = store.vectors.topk(qvec, pool, allowed=allowed.hashes, with_ties=True)
-    names = store.memories.id_index.ids_of(conn, [h for h, _ in pairs])
-    scored = [(names[h], s) for h, s in pairs if h in names]
-    scored.sort(key=lambda x: (-x[1], x[0]))
-    return dict(scored[:pool])
 
 
 def hybrid_search(layer: "KnowledgeLayer", text: str, *, limit: int = 10, include_related: bool = True,
@@ -170,13 +97,12 @@ def hybrid_search(layer: "KnowledgeLayer", text: str, *, limit: int = 10, includ
 def _score(layer: "KnowledgeLayer", conn: sqlite3.Connection, hits: dict[str, OracleHit], now: float,
            min_relevance: float | None, query_entities: set[str]) -> None:
     """Decay, minRelevance and the entity boost, in place."""
-    temporal = temporal_table.get_many(conn, list(hits))
+    relevances = _relevances(conn, list(hits), now)
     ents = entity_table.entity_ids_of(conn, list(hits)) if query_entities else {}
     weight = getattr(layer, "decay_weight", None)
     weight = DECAY_WEIGHT if weight is None else weight   # a store's Tuning (reference/tuning.py) wins
     for mid in list(hits):
-        t = temporal.get(mid)
-        relevance = temporal_table.relevance_now(t, now) if t is not None else 1.0
+        relevance = relevances.get(mid, 1.0)
         if min_relevance is not None and relevance < min_relevance:
             del hits[mid]
             continue
@@ -187,6 +113,23 @@ def _score(layer: "KnowledgeLayer", conn: sqlite3.Connection, hits: dict[str, Or
         if shared:
             h.components["entity_boost"] = min(MAX_ENTITY_BOOST, ENTITY_BOOST * shared)
             h.score += h.components["entity_boost"]
+
+
+def _relevances(conn: sqlite3.Connection, ids: list[str], now: float) -> dict[str, float]:
+    """`temporal_table.relevance_now` at `now` of each id with a temporal row, reading only its inputs.
+
+    `temporal_table.get_many` joins the layer table and parses three dates per row: a third of
+    oracle-hybrid's time outside its two lists at 100k memories, for ~40 hits a query. The same
+    inputs (last access, else the recorded date; access count; importance) give the same floats.
+    """
+    out: dict[str, float] = {}
+    for i in range(0, len(ids), 500):
+        part = ids[i: i + 500]
+        rows = conn.execute("SELECT document_id, coalesce(last_accessed, recorded_date), access_count, importance "
+                            f"FROM temporal_data WHERE document_id IN ({','.join('?' * len(part))})", part)
+        for mid, last, count, importance in rows:
+            out[mid] = calculate_relevance(from_text(last), count, now, importance)
+    return out
 
 
 def _enrich(layer: "KnowledgeLayer", conn: sqlite3.Connection, hits: dict[str, OracleHit], now: float,
@@ -210,10 +153,9 @@ def _enrich(layer: "KnowledgeLayer", conn: sqlite3.Connection, hits: dict[str, O
                 hits[rel.source_id].score = max(hits[rel.source_id].score, carried)
             else:
                 added[rel.source_id] = max(added.get(rel.source_id, 0.0), carried)
-        temporal = temporal_table.get_many(conn, sorted(added))
+        relevances = _relevances(conn, sorted(added), now)
         for mid, score in sorted(added.items()):
-            t = temporal.get(mid)
-            relevance = temporal_table.relevance_now(t, now) if t is not None else 1.0
+            relevance = relevances.get(mid, 1.0)
             if min_relevance is None or relevance >= min_relevance:
                 hits[mid] = OracleHit(mid, score, "related", {"carried": round(score, 6),
                                                               "relevance": round(relevance, 6)})

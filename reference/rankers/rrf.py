@@ -40,7 +40,7 @@ def rrf(rankings: Sequence[Sequence[str]], k: int = RRF_K) -> list[tuple[str, fl
                 continue
             seen.add(doc)
             scores[doc] = scores.get(doc, 0.0) + 1.0 / (k + rank)
-    return sorted(scores.items(), key=lambda x: (-x[1], x[0]))
+    return [(doc, -s) for s, doc in sorted([(-s, doc) for doc, s in scores.items()])]  # -(-s) is s exactly
 
 
 class RRFRanker:

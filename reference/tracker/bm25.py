@@ -4,7 +4,7 @@ Every function keeps FTS5's floating-point operations and their order, so the
 scores equal FTS5's to the last bit: idf = log((N - n + 0.5) / (n + 0.5)),
 at least 1e-6; per row, idf * (f * (k1 + 1)) / (f + k1 * (1 - b + b * D / avgdl)),
 summed over the query's phrases in query order. A "term" below is one phrase
-of the query as (ids ascending, tf part per id, idf, largest tf part).
+of the query as (ids ascending, tf part per id, idf, largest tf part[, idf x tf part per id]).
 """
 from __future__ import annotations
 
@@ -43,10 +43,11 @@ def score_ids(terms: list[tuple], among: np.ndarray) -> tuple[np.ndarray, np.nda
     up rather than scanned; summed in query order like `KeywordIndex._score_all`."""
     acc = np.zeros(among.size, dtype=np.float64)
     matched = np.zeros(among.size, dtype=bool)
-    for ids, ratio, idf, _ in terms:
+    for term in terms:
+        ids = term[0]
         pos = np.minimum(np.searchsorted(ids, among), ids.size - 1)
         hit = ids[pos] == among
-        acc[hit] += idf * ratio[pos[hit]]
+        acc[hit] += term[2] * term[1][pos[hit]]
         matched |= hit
     return among[matched], acc[matched]
 
@@ -55,8 +56,13 @@ def dense_scores(terms: list[tuple], n: int) -> np.ndarray:
     """Every id's score below `n` (0.0 where no phrase matches), summed phrase by phrase in query order:
     `bincount` adds each weight to its id in input order, starting from 0.0, as fts5_aux.c's loop does."""
     ids = np.concatenate([t[0] for t in terms])
-    weights = np.concatenate([t[2] * t[1] for t in terms])
+    weights = np.concatenate([weights_of(t) for t in terms])
     return np.bincount(ids, weights=weights, minlength=n)
+
+
+def weights_of(term: tuple) -> np.ndarray:
+    """idf x tf part per id of a term: its fifth item when the caller kept it (the same products), else computed."""
+    return term[4] if len(term) > 4 else term[2] * term[1]
 
 
 def pruned(terms: list[tuple], k: int, total: int,
@@ -74,6 +80,8 @@ def pruned(terms: list[tuple], k: int, total: int,
     for m in range(1, len(terms)):
         rest = math.fsum(bound[i] for i in order[m:])
         ess = [terms[i][0] for i in order[:m]]
+        if max(a.size for a in ess) * PRUNE_SHARE > total:
+            return None   # the union is at least that large: known before paying for it
         cand = ess[0] if m == 1 else union(ess)
         if cand.size * PRUNE_SHARE > total:
             return None
@@ -93,4 +101,4 @@ def top(key_hashes: np.ndarray, scores: np.ndarray, k: int) -> list[tuple[int, f
         sel = np.flatnonzero(scores >= kth)
         key_hashes, scores = key_hashes[sel], scores[sel]
     order = np.lexsort((key_hashes, -scores))
-    return [(int(key_hashes[i]), float(scores[i])) for i in order]
+    return list(zip(key_hashes[order].tolist(), scores[order].tolist()))

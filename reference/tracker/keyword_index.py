@@ -47,6 +47,7 @@ class KeywordIndex(KeywordPostings):
         with self._lock:
             super().reset()
             self._among: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # see _ids_among
+            self._products: dict[tuple[str, ...], tuple] = {}  # see _weighted
 
     def ranked(self, conn: sqlite3.Connection, match: str, k: int,
                allowed: np.ndarray | None = None) -> list[tuple[int, float]] | None:
@@ -72,7 +73,8 @@ class KeywordIndex(KeywordPostings):
             for toks in tokens:
                 ids, ratio, best = self._postings(conn, toks, avgdl)
                 if ids.size:
-                    terms.append((ids, ratio, idf(n_rows, ids.size), best))
+                    w = idf(n_rows, ids.size)
+                    terms.append((ids, ratio, w, best, self._weighted(toks, ratio, w)))
             if not terms:
                 return []
             among = None if allowed is None else self._ids_among(allowed)
@@ -84,6 +86,18 @@ class KeywordIndex(KeywordPostings):
             if found is None:
                 return self._top_of_all(terms, among, k)
             return top(*self._named(found), k)
+
+    def _weighted(self, toks: tuple[str, ...], ratio: np.ndarray, w: float) -> np.ndarray:
+        """`w * ratio` (a phrase's bm25 weight per row), kept while the phrase's postings and idf stay:
+        recomputing it for ~60k postings a query cost ~0.1 ms at 100k, right after a scan."""
+        hit = self._products.get(toks)
+        if hit is not None and hit[0] is ratio and hit[1] == w:
+            return hit[2]
+        if len(self._products) > 4096:
+            self._products.clear()
+        product = w * ratio
+        self._products[toks] = (ratio, w, product)
+        return product
 
     def _named(self, found: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         return self._kh[found[0]], found[1]

@@ -62,3 +62,54 @@ def test_filter_index_answers_are_read_only_and_shared(tmp_path):
         assert store.memories.candidates(flt).size == 3
     finally:
         store.close()
+
+
+def test_kept_matrix_of_a_small_filter_gives_the_gathered_scores_and_follows_writes(tmp_path):
+    rng = np.random.default_rng(11)
+    cache = VectorCache(tmp_path, DIM)
+    for k in range(1, 61):
+        cache.put(k, rng.standard_normal(DIM).astype(np.float32))
+    allowed = _frozen([4, 9, 15, 22, 31, 40, 58, 70])   # 70 has no row yet; 7 rows of 60: the gather path
+    q = rng.standard_normal(DIM).astype(np.float32)
+    first = cache.topk(q, 5, allowed, with_ties=True)
+    assert any(k and k[0] == "matrix" for k in cache._selections)          # the gathered rows were kept
+    again = cache.topk(q, 5, allowed, with_ties=True)
+    fresh = cache.topk(q, 5, np.array(allowed), with_ties=True)           # a writeable copy: gathered anew
+    assert first == again == fresh                                        # same keys, same score bits
+    assert [k for k, _ in cache.topk(q, 20, allowed)] == _brute(cache, q, allowed)
+
+    cache.put(70, q)                      # a new row for an allowed key, and a re-put of a kept one
+    cache.put(58, -q)
+    got = cache.topk(q, 20, allowed)
+    assert [k for k, _ in got] == _brute(cache, q, allowed)
+    assert got[0][0] == 70 and got[-1][0] == 58
+
+
+def test_kept_matrices_hold_at_most_the_cache_rows(tmp_path):
+    rng = np.random.default_rng(12)
+    cache = VectorCache(tmp_path, DIM)
+    for k in range(1, 31):
+        cache.put(k, rng.standard_normal(DIM).astype(np.float32))
+    q = rng.standard_normal(DIM).astype(np.float32)
+    filters = [_frozen(range(s, s + 9)) for s in range(1, 28, 3)]       # 9 rows each, 10 filters: 90 > 30
+    for allowed in filters:
+        assert [k for k, _ in cache.topk(q, 30, allowed)] == _brute(cache, q, allowed)
+    held = [v[1].shape[0] for k, v in cache._selections.items() if k and k[0] == "matrix"]
+    assert 0 < sum(held) <= 30 and len(held) < len(filters)
+    for allowed in filters:               # evicted ones are gathered again, with the same answers
+        assert [k for k, _ in cache.topk(q, 30, allowed)] == _brute(cache, q, allowed)
+
+
+def test_kept_matrices_respect_the_byte_cap(tmp_path, monkeypatch):
+    from reference import vector_selection
+    rng = np.random.default_rng(13)
+    cache = VectorCache(tmp_path, DIM)
+    for k in range(1, 61):
+        cache.put(k, rng.standard_normal(DIM).astype(np.float32))
+    monkeypatch.setattr(vector_selection, "KEPT_BYTES", 10 * DIM * 4)   # room for 10 rows
+    q = rng.standard_normal(DIM).astype(np.float32)
+    small, large = _frozen(range(1, 7)), _frozen(range(20, 35))          # 6 rows fit, 15 do not
+    for allowed in (small, large, small, large):
+        assert [k for k, _ in cache.topk(q, 60, allowed)] == _brute(cache, q, allowed)
+    held = {id(v[0]): v[1].shape[0] for k, v in cache._selections.items() if k and k[0] == "matrix"}
+    assert held == {id(small): 6}

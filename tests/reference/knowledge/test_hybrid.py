@@ -95,3 +95,17 @@ def test_search_records_access_and_three_recalls_make_a_memory_hot(store, clock,
 def test_bad_arguments(layer, kw, msg):
     with pytest.raises(KnowledgeError, match=msg):
         layer.search("x", **kw)
+
+
+def test_relevance_read_equals_the_temporal_rows_relevance_through_accesses(store, clock, layer):
+    from reference.knowledge import temporal_table
+    from reference.knowledge.hybrid import _relevances
+    ids = [store.write_memory(t).id for t in TEXTS]
+    clock.advance(3 * DAY)
+    layer.search("refresh token", limit=2)        # records accesses: last_accessed and counts move
+    clock.advance(5 * DAY)
+    conn, now = store.tracker.conn(), clock.now()
+    want = {m: temporal_table.relevance_now(t, now) for m, t in temporal_table.get_many(conn, ids).items()}
+    got = _relevances(conn, ids + ["mem:00000000"], now)
+    assert got == want and len(got) == len(ids)           # same floats; an id without a row is left out
+    assert len(set(got.values())) > 1                     # accessed and untouched memories differ

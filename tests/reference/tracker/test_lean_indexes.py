@@ -43,7 +43,7 @@ def test_a_fresh_store_has_none_of_the_unread_indexes(tmp_path):
         store.write_memory(text)
     conn = store.tracker.conn()
     assert not _indexes(conn) & set(UNREAD_INDEXES)
-    assert {"idx_rel_target", "idx_memories_task", "idx_mentions_doc"} <= _indexes(conn)
+    assert {"idx_rel_target_type", "idx_memories_task", "idx_mentions_doc"} <= _indexes(conn)
     assert store.tracker.schema_version() == LATEST
     store.close()
 
