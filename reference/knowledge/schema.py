@@ -103,6 +103,17 @@ def key_by_document(conn: Any) -> None:
             conn.execute(sql)
 
 
+def index_relationships_by_target_type(conn: Any) -> None:
+    """Tracker migration to v9: `idx_rel_target` (target_id) becomes `idx_rel_target_type` (target_id, type).
+
+    Same number of index entries a write; a hop that wants one relationship type from a much-linked
+    memory reads only those entries instead of every edge into it (issue 15: 1.4 -> 0.2 ms p50 at 100k).
+    """
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'relationships'").fetchone():
+        conn.execute("DROP INDEX IF EXISTS idx_rel_target")
+        conn.execute(next(s for s in _STATEMENTS if "idx_rel_target_type" in s))
+
+
 def has_schema(conn: sqlite3.Connection) -> bool:
     return has_tables(conn, TABLES)
 

@@ -5,7 +5,8 @@ is the seed 000 §3.1 baseline (keys, files, symbols, chunks with their code
 FTS, memories with exactly the seed's columns); version 2 adds what later
 seeds need (memories.metadata, the memory FTS index, files.mode); v3-v5 are
 the layers' tables; v6 adds `row_sum` checksums (rowsum.py); v7 drops the
-indexes no query reads (lean_indexes.py); v8 keys two knowledge tables by document id. Opening a
+indexes no query reads (lean_indexes.py); v8 keys two knowledge tables by document id; v9 indexes relationships by
+(target, type). Opening a
 file runs the missing steps in one transaction; a file newer than this code
 is refused rather than guessed at.
 """
@@ -15,7 +16,7 @@ import sqlite3
 from collections.abc import Callable
 
 from reference.errors import StoreError
-from reference.knowledge.schema import key_by_document, knowledge_schema
+from reference.knowledge.schema import index_relationships_by_target_type, key_by_document, knowledge_schema
 from reference.lane.schema import lane_v1
 from reference.project.schema import project_schema
 from reference.tracker.lean_indexes import drop_unread_indexes
@@ -89,6 +90,7 @@ MIGRATIONS.append(add_row_sums)  # v6: issue 11 row checksums on memories, files
 ROW_SUMS_VERSION = len(MIGRATIONS)
 MIGRATIONS.append(drop_unread_indexes)  # v7: issue 15 fewer pages a write: indexes no query reads (lean_indexes.py)
 MIGRATIONS.append(key_by_document)  # v8: issue 15 temporal_data, memory_layers WITHOUT ROWID (knowledge/schema.py)
+MIGRATIONS.append(index_relationships_by_target_type)  # v9: issue 15 relationships indexed by (target_id, type)
 LATEST = len(MIGRATIONS)
 
 

@@ -5,9 +5,12 @@ import sqlite3
 
 from reference.clock import LogicalClock
 from reference.knowledge import KnowledgeLayer
-from reference.knowledge.schema import KEYED_BY_DOCUMENT
+from reference.knowledge.schema import KEYED_BY_DOCUMENT, key_by_document
 from reference.store import MemoryStore
 from reference.tracker import LATEST
+from reference.tracker.migrations import MIGRATIONS
+
+V7 = MIGRATIONS.index(key_by_document)   # the version the v8 step starts from
 
 TEXTS = ["Fixed authClient.refresh() in src/features/auth/session.ts on 2025-03-04",
          "authClient.refresh() races again in src/features/auth/session.ts",
@@ -50,13 +53,13 @@ def test_rowid_tables_of_an_older_store_are_rebuilt_with_their_rows(tmp_path):
         conn.execute(f"INSERT INTO {table} SELECT * FROM old_{table}")
         conn.execute(f"DROP TABLE old_{table}")
     conn.execute("CREATE INDEX idx_layers_layer ON memory_layers(layer)")  # an index on one is made again
-    conn.execute(f"PRAGMA user_version={LATEST - 1}")
+    conn.execute(f"PRAGMA user_version={V7}")
     assert not any(_without_rowid(conn, t) for t in KEYED_BY_DOCUMENT)
     rows = _rows(conn)
     conn.close()
     store, layer = _open(tmp_path / "s")
     conn = store.tracker.conn()
-    assert store.tracker.migrated_from == LATEST - 1 and store.tracker.schema_version() == LATEST
+    assert store.tracker.migrated_from == V7 and store.tracker.schema_version() == LATEST
     assert all(_without_rowid(conn, t) for t in KEYED_BY_DOCUMENT)
     assert _rows(conn) == rows and [layer.temporal(m) for m in ids] == before
     assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'idx_layers_layer'").fetchone() == (1,)

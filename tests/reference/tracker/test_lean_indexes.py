@@ -9,6 +9,7 @@ from reference.knowledge import relationship_table, temporal_table
 from reference.store import MemoryStore
 from reference.tracker import LATEST
 from reference.tracker.lean_indexes import UNREAD_INDEXES, drop_unread_indexes
+from reference.knowledge.schema import index_relationships_by_target_type
 from reference.tracker.migrations import MIGRATIONS
 
 V6 = MIGRATIONS.index(drop_unread_indexes)   # the version the v7 step starts from
@@ -91,4 +92,26 @@ def test_every_lookup_of_the_write_and_read_paths_searches_an_index(tmp_path):
     for sql in lookups:
         plan = [r[3] for r in conn.execute("EXPLAIN QUERY PLAN " + sql)]
         assert not [p for p in plan if p.startswith("SCAN ")], (sql[:200], plan)
+    store.close()
+
+
+def test_a_v8_store_gets_the_target_type_index_in_place_of_the_target_index(tmp_path):
+    store, _ = _store(tmp_path / "s")
+    for text in TEXTS:
+        store.write_memory(text)
+    store.close()
+    conn = sqlite3.connect(tmp_path / "s" / "tracker.db", isolation_level=None)
+    conn.execute("DROP INDEX idx_rel_target_type")
+    conn.execute("CREATE INDEX idx_rel_target ON relationships(target_id)")
+    conn.execute(f"PRAGMA user_version={MIGRATIONS.index(index_relationships_by_target_type)}")
+    before = _rows(conn)
+    conn.close()
+    store, layer = _store(tmp_path / "s")
+    conn = store.tracker.conn()
+    assert store.tracker.schema_version() == LATEST
+    assert "idx_rel_target" not in _indexes(conn) and "idx_rel_target_type" in _indexes(conn)
+    assert _rows(conn) == before and conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    plan = " ".join(r[3] for r in conn.execute(
+        "EXPLAIN QUERY PLAN SELECT source_id FROM relationships WHERE target_id = ? AND type = ?", ("a", "b")))
+    assert "idx_rel_target_type" in plan
     store.close()
