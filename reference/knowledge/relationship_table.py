@@ -31,10 +31,33 @@ def insert_many(conn: sqlite3.Connection, rels: list[Relationship]) -> None:
 
 
 def _metadata_json(meta: dict) -> str:
-    """`_JSON(meta)`; the common `{"similarity": x}` written directly (json writes a float as its repr)."""
-    if len(meta) == 1 and type(x := meta.get("similarity")) is float and math.isfinite(x):
-        return f'{{"similarity":{x!r}}}'
-    return _JSON(meta)
+    """`_JSON(meta)`, written directly for the flat shapes the rules make (keys sorted; str, finite float,
+    int, bool and list-of-str values, as `json` writes them: floats as their repr, strings ASCII-escaped)."""
+    parts = []
+    for key in sorted(meta) if len(meta) > 1 else meta:
+        if type(key) is not str or (value := _value_json(meta[key])) is None:
+            return _JSON(meta)
+        parts.append(f"{_STR(key)}:{value}")
+    return "{" + ",".join(parts) + "}"
+
+
+_STR = json.encoder.encode_basestring_ascii   # the escaping `ensure_ascii=True` applies to every string
+
+
+def _value_json(value: object) -> str | None:
+    """The JSON of a flat value, or None for a shape left to the encoder."""
+    kind = type(value)
+    if kind is float:
+        return repr(value) if math.isfinite(value) else None
+    if kind is str:
+        return _STR(value)
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int:
+        return repr(value)
+    if kind is list and all(type(x) is str for x in value):
+        return "[" + ",".join(map(_STR, value)) + "]"
+    return None
 
 
 def for_document(conn: sqlite3.Connection, document_id: str) -> list[Relationship]:

@@ -74,7 +74,7 @@ marker_texts = st.lists(st.tuples(st.sampled_from(MARKER_PIECES), st.sampled_fro
 def test_marker_prefilters_never_hide_a_match(text):
     from reference.knowledge import contradiction as c
     from reference.knowledge import relations as r
-    for rx, words in ((c._MARKER, c._MARKER_WORDS), (c._ADDITIVE, c._ADDITIVE_WORDS),
+    for rx, words in ((c._MARKER, c.MARKER_WORDS), (c._ADDITIVE, c.ADDITIVE_WORDS),
                       (r._CONCLUSION, r._CONCLUSION_WORDS)):
         assert c.may_match(text, words) or rx.search(text) is None
     assert dates._has_month(text) or dates._MONTH_WORD.search(text) is None
