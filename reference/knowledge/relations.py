@@ -46,7 +46,7 @@ from typing import Any
 from reference.knowledge import entity_table
 from reference.knowledge.contradiction import (ADDITIVE_WORDS, MARKER_WORDS, additive_marker, contradiction, may_match,
                                               supersede_marker)
-from reference.knowledge.model import RELATION_PRIORITY, Relationship
+from reference.knowledge.model import RELATION_PRIORITY, Relationship, relationship
 from reference.memory_record import MemoryEntry
 
 UPDATE_THRESHOLD = 0.8
@@ -115,16 +115,16 @@ class RelationshipBuilder:
                 sim6 = round(sim, 6)
                 theirs = of(other.id) or _NONE
                 if mine and theirs and not mine & theirs:
-                    offer(Relationship(source, other.id, "relates_to", sim6,
+                    offer(relationship(source, other.id, "relates_to", sim6,
                                        {"similarity": sim6, "differentSubjects": True}, created_at))
                     continue
                 reason = contradiction(other.text, entry.text)
-                offer(Relationship(source, other.id, "updates" if reason else "extends", sim6,
+                offer(relationship(source, other.id, "updates" if reason else "extends", sim6,
                                    {"similarity": sim6, **({"reason": reason} if reason else {})},
                                    created_at))
             elif sim > relate:
                 sim6 = round(sim, 6)
-                offer(Relationship(source, other.id, "relates_to", sim6, {"similarity": sim6}, created_at))
+                offer(relationship(source, other.id, "relates_to", sim6, {"similarity": sim6}, created_at))
         shared_ids = None if known is None else known.shared(source)
         cands = {} if shared_ids == [] else {
             d: v for d, v in entity_table.sharing_candidates(conn, source, NOT_SHARED, SHARED_CANDIDATES_PER_ENTITY,
@@ -144,7 +144,7 @@ class RelationshipBuilder:
         if cands:
             for doc, _ in entity_table.rank_sharing(cands)[:MAX_SHARED_LINKS]:
                 if doc not in found:
-                    found[doc] = Relationship(source, doc, "relates_to", SHARED_CONFIDENCE,
+                    found[doc] = relationship(source, doc, "relates_to", SHARED_CONFIDENCE,
                                               {"sharedEntities": shared[doc]}, created_at)
         return [found[k] for k in sorted(found)]
 

@@ -33,6 +33,8 @@ def insert_many(conn: sqlite3.Connection, rels: list[Relationship]) -> None:
 def _metadata_json(meta: dict) -> str:
     """`_JSON(meta)`, written directly for the flat shapes the rules make (keys sorted; str, finite float,
     int, bool and list-of-str values, as `json` writes them: floats as their repr, strings ASCII-escaped)."""
+    if len(meta) == 1 and type(x := meta.get("similarity")) is float and math.isfinite(x):
+        return f'{{"similarity":{x!r}}}'   # most rows: the similarity rule's
     parts = []
     for key in sorted(meta) if len(meta) > 1 else meta:
         if type(key) is not str or (value := _value_json(meta[key])) is None:
