@@ -38,6 +38,9 @@ DAY_FIRST_RE = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH_RE})\.?,?\
 _FOUR_DIGITS = re.compile(r"\d{4}")
 _MONTH_WORD = re.compile(_MONTH_RE, re.I)   # every month-name date has one
 _SPACE_YEAR = re.compile(r"\s\d{4}")         # and its year follows whitespace
+# the digits every ISO / US date holds, without the regexes' look-behinds (which cost a test at every character)
+_ISO_CORE = re.compile(r"\d{4}-\d\d-\d\d")
+_US_CORE = re.compile(r"\d/\d\d?/\d{4}")
 _MONTH_PREFIXES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 # Each rule runs only on a text holding a character or word all its matches hold (an ISO date a "-", a US
 # date a "/", ...): a substring test costs a fraction of the scan. False: every rule scans (tests compare both).
@@ -137,11 +140,11 @@ def _absolute_dates(text: str) -> tuple[DateMatch, ...]:
     pre = not PREFILTER
     if not _FOUR_DIGITS.search(text):   # every absolute form has a four-digit year
         return ()
-    if pre or "-" in text:
+    if pre or ("-" in text and _ISO_CORE.search(text)):
         for m in ISO_RE.finditer(text):
             if (day := _safe_date(int(m[1]), int(m[2]), int(m[3]))) is not None:
                 out.append(DateMatch(m.start(), m.end(), m[0], day, "iso"))
-    if pre or "/" in text:
+    if pre or ("/" in text and _US_CORE.search(text)):
         for m in US_RE.finditer(text):
             if (day := _safe_date(int(m[3]), int(m[1]), int(m[2]))) is not None:
                 out.append(DateMatch(m.start(), m.end(), m[0], day, "us"))

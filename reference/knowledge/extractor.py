@@ -55,6 +55,8 @@ _CODE_SPAN = re.compile(rf"`(?P<name>{_IDENT}(?:\.{_IDENT})*)(?:\(\))?`")
 # (regex, confidence, words one of which every match contains)
 _MODULE_RULES = ((_FROM_IMPORT, 0.9, ("import",)), (_IMPORT, 0.9, ("import",)), (_MODULE_WORD, 0.8, ("module", "package")))
 PREFILTER = True   # False: every rule scans every text (the tests compare both)
+_SLUG_WORDS = tuple(kind + ":" for kind in SLUG_TYPES)   # every slug match holds one (case-sensitive)
+_CAMEL_CORE = re.compile(r"[a-z][A-Z][a-z]")   # every camel match holds it; no look-behind to test per character
 
 
 class _Claims:
@@ -149,7 +151,7 @@ class EntityExtractor:
         if colon and (pre or "file:" in masked):
             for m in _FILE_KEY.finditer(masked):
                 add("file", m["path"], m["path"], m.start(), m.end(), 1.0, "file_key")
-        if colon:
+        if colon and (pre or any(w in masked for w in _SLUG_WORDS)):
             for m in _SLUG.finditer(masked):
                 add(m["kind"], m["slug"], m["slug"].lower(), m.start(), m.end(), 1.0, "slug")
         for d in absolute_dates(masked):
@@ -182,7 +184,7 @@ class EntityExtractor:
         if pre or "`" in masked:
             for m in _CODE_SPAN.finditer(masked):
                 add("symbol", m["name"], m["name"].lower(), m.start("name"), m.end("name"), 0.8, "code_span")
-        if pre or masked.lower() != masked:   # camelCase needs a capital letter
+        if pre or (masked.lower() != masked and _CAMEL_CORE.search(masked)):   # camelCase needs a capital letter
             for m in _CAMEL.finditer(masked):
                 add("symbol", m["name"], m["name"].lower(), m.start(), m.end(), 0.6, "camel")
         for type_, name, rx in self.gazetteer:
