@@ -124,9 +124,13 @@ def sharing_candidates(conn: sqlite3.Connection, document_id: str, exclude_types
             if doc in seen:
                 continue
             seen.add(doc)
-            ents, recency = out.get(doc, ([], 0))
-            ents.append(ent)
-            out[doc] = (ents, max(recency, mid))
+            got = out.get(doc)
+            if got is None:
+                out[doc] = ([ent], mid)
+            else:
+                got[0].append(ent)
+                if mid > got[1]:
+                    out[doc] = (got[0], mid)
     return out
 
 
