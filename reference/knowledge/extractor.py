@@ -55,6 +55,7 @@ _CODE_SPAN = re.compile(rf"`(?P<name>{_IDENT}(?:\.{_IDENT})*)(?:\(\))?`")
 # (regex, confidence, words one of which every match contains)
 _MODULE_RULES = ((_FROM_IMPORT, 0.9, ("import",)), (_IMPORT, 0.9, ("import",)), (_MODULE_WORD, 0.8, ("module", "package")))
 PREFILTER = True   # False: every rule scans every text (the tests compare both)
+_EMAIL_AT = re.compile(r"[\w.+\-]@[\w\-]")   # the three characters around the @ of every e-mail match
 _SLUG_WORDS = tuple(kind + ":" for kind in SLUG_TYPES)   # every slug match holds one (case-sensitive)
 _CAMEL_CORE = re.compile(r"[a-z][A-Z][a-z]")   # every camel match holds it; no look-behind to test per character
 
@@ -130,7 +131,8 @@ class EntityExtractor:
         # every rule's regex needs a character or word a plain sentence lacks: test for it first
         # (a substring test is a fraction of a regex scan; `PREFILTER = False` runs every scan)
         pre = not PREFILTER
-        masked = _MASK.sub(lambda m: " " * len(m.group(0)), text) if pre or "@" in text or "://" in text else text
+        masked = _MASK.sub(lambda m: " " * len(m.group(0)), text) if pre or "://" in text or _has_email_at(text) \
+            else text
         claims = _Claims()
         out: list[ExtractedMention] = []
 
@@ -197,6 +199,17 @@ class EntityExtractor:
             add("concept", concept, concept.lower(), *span, 1.0, "concept", claim=False)
         out.sort(key=lambda x: (x.position if x.position is not None else len(text), x.type, x.normalized))
         return out
+
+
+def _has_email_at(text: str) -> bool:
+    """Whether an `@` of `text` sits between characters an e-mail address allows (diff hunk headers, `@@`,
+    and decorators do not), found with `str.find`: most texts hold few `@`, if any."""
+    at = text.find("@", 1)
+    while at != -1:
+        if _EMAIL_AT.match(text, at - 1):
+            return True
+        at = text.find("@", at + 1)
+    return False
 
 
 def _concepts(metadata: Mapping[str, Any] | None) -> list[str]:

@@ -24,7 +24,8 @@ PIECES = ["https://example.com/a/b.py", "bob@x.org", "sym:src/x.py#Foo:class:1:9
           "package baz", "authClient.refresh()", "i.e.", "refresh_token()", "`getUserName`", "getCartTotal", "iOS",
           "ÉCOLE", "café", "Paris", "token", "race", "1234", "item2024", "x", "()", "`", ":", "/", ".", "-", "@",
           # near misses of the digit cores (ISO, US) and of the slug words and camel core
-          "2026-01-2", "x2026-01-25", "1/25/26", "11/5/2026", "٢٠٢٦-٠١-٢٥", "Project:x", "lib:", "aBc", "aB", "xYZ"]
+          "2026-01-2", "x2026-01-25", "1/25/26", "11/5/2026", "٢٠٢٦-٠١-٢٥", "Project:x", "lib:", "aBc", "aB", "xYZ", "@@ -1,3 +1,4 @@",
+          "@pytest", "a@b", "x@", "@y.org", "a.@b.c", "ü@ß.de", "+@-.x"]
 SEPS = [" ", "\n", "", ", ", ";", "`", "(", ")"]
 texts = st.lists(st.tuples(st.sampled_from(PIECES), st.sampled_from(SEPS)), max_size=12).map(
     lambda parts: "".join(p + s for p, s in parts))
