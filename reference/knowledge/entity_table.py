@@ -38,7 +38,7 @@ def add_mentions_many(conn: sqlite3.Connection, docs: list[tuple[str, str, list[
     for document_id, text, mentions, now in docs:
         for m in mentions:
             ents.append((m.entity_id, m.name, m.type, m.normalized,
-                         _JSON(m.metadata), now, now))
+                         "{}" if m.metadata == {} else _JSON(m.metadata), now, now))   # most carry none
             rows.append((document_id, m.entity_id, mention_context(text, m.position, m.end), m.position, m.end,
                          m.surface, m.confidence))
     if not rows:
