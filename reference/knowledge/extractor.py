@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from reference.knowledge.dates import absolute_dates, relative_dates
-from reference.knowledge.model import ExtractedMention
+from reference.knowledge.model import ExtractedMention, mention
 from reference.knowledge.paths import find_paths, path_slugs
 
 SLUG_TYPES = ("project", "agent", "feature", "component", "service", "package", "app", "plugin", "lib")
@@ -143,7 +143,7 @@ class EntityExtractor:
                     return
                 claims.take(start, end)
             surface = text[start:end] if start is not None else name
-            out.append(ExtractedMention(type_, name, norm, start, end, surface, conf, rule, dict(meta)))
+            out.append(mention(type_, name, norm, start, end, surface, conf, rule, meta))
 
         colon, dot, slash = pre or ":" in masked, pre or "." in masked, pre or "/" in masked
         if colon and (pre or "sym:" in masked):

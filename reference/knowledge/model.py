@@ -73,6 +73,16 @@ class Relationship:
 _new = object.__new__
 
 
+def mention(type_: str, name: str, normalized: str, position: int | None, end: int | None, surface: str,
+            confidence: float, rule: str, metadata: dict[str, Any]) -> ExtractedMention:
+    """`ExtractedMention(...)` built without the frozen dataclass's `__init__` (the extractor makes one per
+    occurrence): the same object."""
+    m = _new(ExtractedMention)
+    m.__dict__.update(type=type_, name=name, normalized=normalized, position=position, end=end, surface=surface,
+                      confidence=confidence, rule=rule, metadata=metadata)
+    return m
+
+
 def relationship(source_id: str, target_id: str, type_: str, confidence: float, metadata: dict[str, Any],
                  created_at: str | None) -> Relationship:
     """`Relationship(...)` built without the frozen dataclass's `__init__` (one `object.__setattr__` per
