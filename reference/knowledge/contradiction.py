@@ -40,9 +40,9 @@ _NUMBER = re.compile(r"^\d+(?:\.\d+)?[a-z%]*$")
 
 
 # For each marker regex, words one of which every match holds: a text with none skips the scan
-_MARKER_WORDS = ("instead of", "no longer", "not anymore", "replace", "supersede", "deprecated", "switched ",
+MARKER_WORDS = ("instead of", "no longer", "not anymore", "replace", "supersede", "deprecated", "switched ",
                  "changed ", "now ", "was wrong", "correction")
-_ADDITIVE_WORDS = ("also", "additionally", "in addition", "furthermore", "moreover", "as well")
+ADDITIVE_WORDS = ("also", "additionally", "in addition", "furthermore", "moreover", "as well")
 
 
 def may_match(text: str, words: tuple[str, ...]) -> bool:
@@ -51,19 +51,22 @@ def may_match(text: str, words: tuple[str, ...]) -> bool:
     if not text.isascii():
         return True
     low = text.lower()
-    return any(w in low for w in words)
+    for w in words:   # a loop, not any(generator): this runs for every text written
+        if w in low:
+            return True
+    return False
 
 
 def supersede_marker(new: str, old: str = "") -> str | None:
     """The explicit supersede marker of `new` that `old` does not already carry, lowercased."""
-    m = _MARKER.search(new) if may_match(new, _MARKER_WORDS) else None
+    m = _MARKER.search(new) if may_match(new, MARKER_WORDS) else None
     if m and not re.search(re.escape(m.group(0)), old, re.I):
         return m.group(0).lower()
     return None
 
 
 def additive_marker(text: str) -> str | None:
-    m = _ADDITIVE.search(text) if may_match(text, _ADDITIVE_WORDS) else None
+    m = _ADDITIVE.search(text) if may_match(text, ADDITIVE_WORDS) else None
     return m.group(0).lower() if m else None
 
 

@@ -37,6 +37,10 @@ MONTH_FIRST_RE = re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,
 DAY_FIRST_RE = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH_RE})\.?,?\s+(\d{{4}})\b", re.I)
 _FOUR_DIGITS = re.compile(r"\d{4}")
 _MONTH_WORD = re.compile(_MONTH_RE, re.I)   # every month-name date has one
+_SPACE_YEAR = re.compile(r"\s\d{4}")         # and its year follows whitespace
+# the digits every ISO / US date holds, without the regexes' look-behinds (which cost a test at every character)
+_ISO_CORE = re.compile(r"\d{4}-\d\d-\d\d")
+_US_CORE = re.compile(r"\d/\d\d?/\d{4}")
 _MONTH_PREFIXES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 # Each rule runs only on a text holding a character or word all its matches hold (an ISO date a "-", a US
 # date a "/", ...): a substring test costs a fraction of the scan. False: every rule scans (tests compare both).
@@ -60,6 +64,7 @@ _RELATIVE_NEEDS = [("today", "tonight", "morning", "afternoon", "evening"), ("ye
                    ("last week",), ("next week",), ("last month",), ("next month",), ("last year",), ("ago",),
                    ("day", "week"), ("last ",)]
 assert len(_RELATIVE_NEEDS) == len(_RELATIVE)
+_RELATIVE_WORDS = tuple(w for needs in _RELATIVE_NEEDS for w in needs)   # one test rules out every rule
 
 
 @dataclass(frozen=True)
@@ -135,15 +140,15 @@ def _absolute_dates(text: str) -> tuple[DateMatch, ...]:
     pre = not PREFILTER
     if not _FOUR_DIGITS.search(text):   # every absolute form has a four-digit year
         return ()
-    if pre or "-" in text:
+    if pre or ("-" in text and _ISO_CORE.search(text)):
         for m in ISO_RE.finditer(text):
             if (day := _safe_date(int(m[1]), int(m[2]), int(m[3]))) is not None:
                 out.append(DateMatch(m.start(), m.end(), m[0], day, "iso"))
-    if pre or "/" in text:
+    if pre or ("/" in text and _US_CORE.search(text)):
         for m in US_RE.finditer(text):
             if (day := _safe_date(int(m[3]), int(m[1]), int(m[2]))) is not None:
                 out.append(DateMatch(m.start(), m.end(), m[0], day, "us"))
-    if pre or _has_month(text):
+    if pre or (_SPACE_YEAR.search(text) and _has_month(text)):
         for rx, (mi, di) in ((MONTH_FIRST_RE, (1, 2)), (DAY_FIRST_RE, (2, 1))):
             for m in rx.finditer(text):
                 day = _safe_date(int(m[3]), _MONTHS[m[mi].lower().rstrip(".")], int(m[di]))
@@ -160,6 +165,8 @@ def relative_dates(text: str, reference: float) -> list[DateMatch]:
 @functools.lru_cache(maxsize=8)
 def _relative_dates(text: str, reference: float) -> tuple[DateMatch, ...]:
     low = text.lower() if text.isascii() and PREFILTER else None   # ASCII: there re.I and lower() agree
+    if low is not None and not any(w in low for w in _RELATIVE_WORDS):
+        return ()
     ref_day = utc_day(reference)
     out = [DateMatch(m.start(), m.end(), m[0], fn(m, ref_day), "relative")
            for (rx, fn), needs in zip(_RELATIVE, _RELATIVE_NEEDS)

@@ -38,7 +38,7 @@ def add_mentions_many(conn: sqlite3.Connection, docs: list[tuple[str, str, list[
     for document_id, text, mentions, now in docs:
         for m in mentions:
             ents.append((m.entity_id, m.name, m.type, m.normalized,
-                         _JSON(m.metadata), now, now))
+                         "{}" if m.metadata == {} else _JSON(m.metadata), now, now))   # most carry none
             rows.append((document_id, m.entity_id, mention_context(text, m.position, m.end), m.position, m.end,
                          m.surface, m.confidence))
     if not rows:
@@ -124,9 +124,13 @@ def sharing_candidates(conn: sqlite3.Connection, document_id: str, exclude_types
             if doc in seen:
                 continue
             seen.add(doc)
-            ents, recency = out.get(doc, ([], 0))
-            ents.append(ent)
-            out[doc] = (ents, max(recency, mid))
+            got = out.get(doc)
+            if got is None:
+                out[doc] = ([ent], mid)
+            else:
+                got[0].append(ent)
+                if mid > got[1]:
+                    out[doc] = (got[0], mid)
     return out
 
 

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from reference.knowledge.dates import absolute_dates, relative_dates
-from reference.knowledge.model import ExtractedMention
+from reference.knowledge.model import ExtractedMention, mention
 from reference.knowledge.paths import find_paths, path_slugs
 
 SLUG_TYPES = ("project", "agent", "feature", "component", "service", "package", "app", "plugin", "lib")
@@ -55,6 +55,9 @@ _CODE_SPAN = re.compile(rf"`(?P<name>{_IDENT}(?:\.{_IDENT})*)(?:\(\))?`")
 # (regex, confidence, words one of which every match contains)
 _MODULE_RULES = ((_FROM_IMPORT, 0.9, ("import",)), (_IMPORT, 0.9, ("import",)), (_MODULE_WORD, 0.8, ("module", "package")))
 PREFILTER = True   # False: every rule scans every text (the tests compare both)
+_EMAIL_AT = re.compile(r"[\w.+\-]@[\w\-]")   # the three characters around the @ of every e-mail match
+_SLUG_WORDS = tuple(kind + ":" for kind in SLUG_TYPES)   # every slug match holds one (case-sensitive)
+_CAMEL_CORE = re.compile(r"[a-z][A-Z][a-z]")   # every camel match holds it; no look-behind to test per character
 
 
 class _Claims:
@@ -128,7 +131,8 @@ class EntityExtractor:
         # every rule's regex needs a character or word a plain sentence lacks: test for it first
         # (a substring test is a fraction of a regex scan; `PREFILTER = False` runs every scan)
         pre = not PREFILTER
-        masked = _MASK.sub(lambda m: " " * len(m.group(0)), text) if pre or "@" in text or "://" in text else text
+        masked = _MASK.sub(lambda m: " " * len(m.group(0)), text) if pre or "://" in text or _has_email_at(text) \
+            else text
         claims = _Claims()
         out: list[ExtractedMention] = []
 
@@ -139,7 +143,7 @@ class EntityExtractor:
                     return
                 claims.take(start, end)
             surface = text[start:end] if start is not None else name
-            out.append(ExtractedMention(type_, name, norm, start, end, surface, conf, rule, dict(meta)))
+            out.append(mention(type_, name, norm, start, end, surface, conf, rule, meta))
 
         colon, dot, slash = pre or ":" in masked, pre or "." in masked, pre or "/" in masked
         if colon and (pre or "sym:" in masked):
@@ -149,7 +153,7 @@ class EntityExtractor:
         if colon and (pre or "file:" in masked):
             for m in _FILE_KEY.finditer(masked):
                 add("file", m["path"], m["path"], m.start(), m.end(), 1.0, "file_key")
-        if colon:
+        if colon and (pre or any(w in masked for w in _SLUG_WORDS)):
             for m in _SLUG.finditer(masked):
                 add(m["kind"], m["slug"], m["slug"].lower(), m.start(), m.end(), 1.0, "slug")
         for d in absolute_dates(masked):
@@ -182,7 +186,7 @@ class EntityExtractor:
         if pre or "`" in masked:
             for m in _CODE_SPAN.finditer(masked):
                 add("symbol", m["name"], m["name"].lower(), m.start("name"), m.end("name"), 0.8, "code_span")
-        if pre or masked.lower() != masked:   # camelCase needs a capital letter
+        if pre or (masked.lower() != masked and _CAMEL_CORE.search(masked)):   # camelCase needs a capital letter
             for m in _CAMEL.finditer(masked):
                 add("symbol", m["name"], m["name"].lower(), m.start(), m.end(), 0.6, "camel")
         for type_, name, rx in self.gazetteer:
@@ -195,6 +199,17 @@ class EntityExtractor:
             add("concept", concept, concept.lower(), *span, 1.0, "concept", claim=False)
         out.sort(key=lambda x: (x.position if x.position is not None else len(text), x.type, x.normalized))
         return out
+
+
+def _has_email_at(text: str) -> bool:
+    """Whether an `@` of `text` sits between characters an e-mail address allows (diff hunk headers, `@@`,
+    and decorators do not), found with `str.find`: most texts hold few `@`, if any."""
+    at = text.find("@", 1)
+    while at != -1:
+        if _EMAIL_AT.match(text, at - 1):
+            return True
+        at = text.find("@", at + 1)
+    return False
 
 
 def _concepts(metadata: Mapping[str, Any] | None) -> list[str]:

@@ -31,6 +31,7 @@ from reference.knowledge.document_date import extract_document_date
 from reference.knowledge.errors import KnowledgeError
 from reference.knowledge.extractor import EntityExtractor
 from reference.knowledge.hybrid import hybrid_search
+from reference.knowledge.memory_ids import MemoryIds
 from reference.knowledge.model import RELATION_TYPES, Entity, OracleHit, Relationship, Temporal
 from reference.knowledge.relations import VECTOR_CANDIDATES, KnownEntities, RelationshipBuilder
 from reference.knowledge.schema import ensure_schema
@@ -60,6 +61,7 @@ class KnowledgeLayer:
         self.builder = RelationshipBuilder(self._similar, self._cosines, **relate)
         self._last_refresh: float | None = None
         self._backlog = True   # until a backfill step finds nothing more to do
+        self._ids = MemoryIds()   # neighbours' ids across writes (memory_ids.py: what keeps it true)
 
     @classmethod
     def for_store(cls, store: Any, *, gazetteer: Mapping[str, Iterable[str]] | None = None) -> "KnowledgeLayer":
@@ -130,7 +132,7 @@ class KnowledgeLayer:
                                                   for e, (m, _), now in zip(entries, extracted, nows)])
             temporal_table.insert_many(conn, [(e.id, d, e.created_at, src, _importance(e.metadata))
                                               for e, (_, (d, src)) in zip(entries, extracted)])
-            texts = _id_text_many(conn, sorted({h for hs in near for h, _ in hs}))
+            texts = self._neighbour_rows(conn, near, {e.key_hash for e in entries})
             known = self._known_entities(conn, ids, [m for m, _ in extracted], texts)
             bound, rels = start, []
             for entry, (mentions, _), hs, now in zip(entries, extracted, near, nows):
@@ -145,6 +147,18 @@ class KnowledgeLayer:
         if self._backlog:
             self.backfill(limit=bf.PER_WRITE * len(entries), scan_cap=bf.PAGE)
         return out
+
+    def _neighbour_rows(self, conn: Any, near: list[list[tuple[int, float]]], pending: set[int]
+                        ) -> dict[int, "Neighbour"]:
+        """Key hash -> (id, text) of the batch's vector neighbours that are stored memories.
+
+        Ids come from `MemoryIds` (no query for a memory seen before); a text is read only where
+        a similarity is above the update threshold, the one rule that reads it (elsewhere None)."""
+        ids = self._ids.lookup(conn, sorted({h for hs in near for h, _ in hs}), pending)
+        above = self.builder.update_threshold
+        wanted = sorted({h for hs in near for h, s in hs if s > above and h in ids})
+        texts = _texts_of(conn, wanted) if wanted else {}
+        return {h: Neighbour(mid, texts.get(h)) for h, mid in ids.items()}
 
     def _known_entities(self, conn: Any, ids: list[str], mentions: list[list[Any]],
                         texts: dict[int, "Neighbour"]) -> KnownEntities | None:
@@ -173,6 +187,7 @@ class KnowledgeLayer:
 
     def forget(self, memory_id: str) -> None:
         """Drop everything derived from a deleted memory (mentions, orphaned entities, links, time, layer)."""
+        self._ids.clear()
         with self.store.tracker.tx() as conn:
             self._drop(conn, memory_id)
 
@@ -342,10 +357,13 @@ def _next_mention_id(conn: Any) -> int:
 
 
 class Neighbour(NamedTuple):
-    """What the relationship rules read of a vector neighbour: its id and text (no JSON fields parsed)."""
+    """What the relationship rules read of a vector neighbour: its id and text (no JSON fields parsed).
+
+    In a live write `text` is None where no similarity to the neighbour is above the update
+    threshold: only the contradiction check, above it, reads a neighbour's text."""
 
     id: str
-    text: str
+    text: str | None
 
 
 def _id_text_many(conn: Any, key_hashes: list[int]) -> dict[int, Neighbour]:
@@ -355,6 +373,16 @@ def _id_text_many(conn: Any, key_hashes: list[int]) -> dict[int, Neighbour]:
         for kh, mid, text in conn.execute(
                 f"SELECT key_hash, id, text FROM memories WHERE key_hash IN ({','.join('?' * len(part))})", part):
             out[from_db(kh)] = Neighbour(mid, text)
+    return out
+
+
+def _texts_of(conn: Any, key_hashes: list[int]) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for i in range(0, len(key_hashes), 500):
+        part = [to_db(h) for h in key_hashes[i: i + 500]]
+        for kh, text in conn.execute(
+                f"SELECT key_hash, text FROM memories WHERE key_hash IN ({','.join('?' * len(part))})", part):
+            out[from_db(kh)] = text
     return out
 
 

@@ -44,8 +44,9 @@ from collections.abc import Callable
 from typing import Any
 
 from reference.knowledge import entity_table
-from reference.knowledge.contradiction import additive_marker, contradiction, may_match, supersede_marker
-from reference.knowledge.model import RELATION_PRIORITY, Relationship
+from reference.knowledge.contradiction import (ADDITIVE_WORDS, MARKER_WORDS, additive_marker, contradiction, may_match,
+                                              supersede_marker)
+from reference.knowledge.model import RELATION_PRIORITY, Relationship, relationship
 from reference.memory_record import MemoryEntry
 
 UPDATE_THRESHOLD = 0.8
@@ -62,6 +63,8 @@ SUBJECT_TYPES = ("file", "dir", "symbol", "module")
 _CONCLUSION = re.compile(r"\b(therefore|thus|hence|so we conclude|which means|this means|combining|"
                          r"together these|conclusion)\b", re.I)
 _CONCLUSION_WORDS = ("therefore", "thus", "hence", "conclu", "which means", "this means", "combining", "together these")
+_ANY_MARKER_WORDS = _CONCLUSION_WORDS + MARKER_WORDS + ADDITIVE_WORDS
+_NONE: frozenset[str] = frozenset()
 
 Similar = Callable[[MemoryEntry, int, Callable[[str], bool]], list[tuple[MemoryEntry, float]]]
 Cosines = Callable[[MemoryEntry, list[str]], dict[str, float]]
@@ -99,40 +102,50 @@ class RelationshipBuilder:
 
         if neighbours is None:
             neighbours = self.similar(entry, VECTOR_CANDIDATES, eligible)
-        neighbours = [(o, s) for o, s in neighbours if o.id != entry.id]
-        ids = [entry.id] + [o.id for o, _ in neighbours]
-        subjects = _subjects(conn, ids) if known is None else {d: known.subjects(d) for d in ids}
-        mine = subjects.get(entry.id, set())
+        source = entry.id
+        neighbours = [(o, s) for o, s in neighbours if o.id != source]
+        if known is None:
+            subjects = _subjects(conn, [source] + [o.id for o, _ in neighbours])
+            mine, of = subjects.get(source, set()), subjects.get
+        else:
+            mine, of = known.subjects(source), known.subjects
+        update, relate = self.update_threshold, self.relate_threshold
         for other, sim in neighbours:
-            theirs = subjects.get(other.id, set())
-            sim6 = round(sim, 6)
-            if sim > self.update_threshold and mine and theirs and not mine & theirs:
-                offer(Relationship(entry.id, other.id, "relates_to", sim6,
-                                   {"similarity": sim6, "differentSubjects": True}, created_at))
-            elif sim > self.update_threshold:
+            if sim > update:
+                sim6 = round(sim, 6)
+                theirs = of(other.id) or _NONE
+                if mine and theirs and not mine & theirs:
+                    offer(relationship(source, other.id, "relates_to", sim6,
+                                       {"similarity": sim6, "differentSubjects": True}, created_at))
+                    continue
                 reason = contradiction(other.text, entry.text)
-                offer(Relationship(entry.id, other.id, "updates" if reason else "extends", sim6,
+                offer(relationship(source, other.id, "updates" if reason else "extends", sim6,
                                    {"similarity": sim6, **({"reason": reason} if reason else {})},
                                    created_at))
-            elif sim > self.relate_threshold:
-                offer(Relationship(entry.id, other.id, "relates_to", sim6, {"similarity": sim6}, created_at))
-        shared_ids = None if known is None else known.shared(entry.id)
+            elif sim > relate:
+                sim6 = round(sim, 6)
+                offer(relationship(source, other.id, "relates_to", sim6, {"similarity": sim6}, created_at))
+        shared_ids = None if known is None else known.shared(source)
         cands = {} if shared_ids == [] else {
-            d: v for d, v in entity_table.sharing_candidates(conn, entry.id, NOT_SHARED, SHARED_CANDIDATES_PER_ENTITY,
+            d: v for d, v in entity_table.sharing_candidates(conn, source, NOT_SHARED, SHARED_CANDIDATES_PER_ENTITY,
                                                              before_mention, shared_ids).items() if eligible(d)}
-        top = [d for d, _ in entity_table.rank_sharing(cands)[:MAX_SHARED_LINKS]]
+        if not cands and not found:
+            return []
         shared = {d: sorted(ents) for d, (ents, _) in cands.items()}
-        if _concludes(entry.text) or supersede_marker(entry.text) or additive_marker(entry.text):
+        # one lowercase scan for all three marker kinds; most texts carry none
+        if may_match(entry.text, _ANY_MARKER_WORDS) and (
+                _concludes(entry.text) or supersede_marker(entry.text) or additive_marker(entry.text)):
             order = {d: i for i, d in enumerate(sorted(cands, key=lambda d: (-cands[d][1], d)))}  # newest = 0
             marked = self._marked(conn, entry, shared, mine, order, created_at)
             if marked is not None:
                 offer(marked)
             for rel in self._derived(conn, entry, shared, order, created_at):
                 offer(rel)
-        for doc in top:
-            if doc not in found:
-                found[doc] = Relationship(entry.id, doc, "relates_to", SHARED_CONFIDENCE,
-                                          {"sharedEntities": shared[doc]}, created_at)
+        if cands:
+            for doc, _ in entity_table.rank_sharing(cands)[:MAX_SHARED_LINKS]:
+                if doc not in found:
+                    found[doc] = relationship(source, doc, "relates_to", SHARED_CONFIDENCE,
+                                              {"sharedEntities": shared[doc]}, created_at)
         return [found[k] for k in sorted(found)]
 
     def _marked(self, conn: sqlite3.Connection, entry: MemoryEntry, shared: dict[str, list[str]], mine: set[str],
@@ -199,9 +212,14 @@ class KnownEntities:
 
     def __init__(self, entities: dict[str, list[str]]) -> None:
         self.entities = entities
+        self._subjects: dict[str, frozenset[str]] = {}   # a neighbour recurs across a batch: computed once
 
-    def subjects(self, doc: str) -> set[str]:
-        return {e for e in self.entities.get(doc, ()) if e.split(":", 1)[0] in SUBJECT_TYPES}
+    def subjects(self, doc: str) -> frozenset[str]:
+        got = self._subjects.get(doc)
+        if got is None:
+            got = self._subjects[doc] = frozenset(
+                e for e in self.entities.get(doc, ()) if e.split(":", 1)[0] in SUBJECT_TYPES)
+        return got
 
     def shared(self, doc: str) -> list[str]:
         return sorted(e for e in self.entities.get(doc, ()) if e.split(":", 1)[0] not in NOT_SHARED)

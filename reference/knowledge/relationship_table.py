@@ -31,10 +31,33 @@ def insert_many(conn: sqlite3.Connection, rels: list[Relationship]) -> None:
 
 
 def _metadata_json(meta: dict) -> str:
-    """`_JSON(meta)`; the common `{"similarity": x}` written directly (json writes a float as its repr)."""
+    """`_JSON(meta)`, the flat values the rules make written directly (keys sorted; strings ASCII-escaped,
+    finite floats as their repr, as `json` writes them); any other value through the encoder itself."""
     if len(meta) == 1 and type(x := meta.get("similarity")) is float and math.isfinite(x):
-        return f'{{"similarity":{x!r}}}'
-    return _JSON(meta)
+        return f'{{"similarity":{x!r}}}'   # most rows: the similarity rule's
+    parts = []
+    for key in sorted(meta) if len(meta) > 1 else meta:
+        if type(key) is not str:
+            return _JSON(meta)   # json turns such keys into strings (or refuses to sort them)
+        parts.append(f"{_STR(key)}:{_value_json(meta[key])}")
+    return "{" + ",".join(parts) + "}"
+
+
+_STR = json.encoder.encode_basestring_ascii   # the escaping `ensure_ascii=True` applies to every string
+
+
+def _value_json(value: object) -> str:
+    """The JSON of one value as `_JSON` writes it inside a dict."""
+    kind = type(value)
+    if kind is str:
+        return _STR(value)
+    if kind is float and math.isfinite(value):
+        return repr(value)
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int:
+        return repr(value)
+    return _JSON(value)   # lists (sharedEntities), nested dicts, NaN, subclasses: the encoder's own text
 
 
 def for_document(conn: sqlite3.Connection, document_id: str) -> list[Relationship]:

@@ -55,6 +55,8 @@ class CompiledSet:
         append = events.append
         with self._lock:  # one scratch per database; Hyperscan forbids concurrent use
             self.database.scan(data, match_event_handler=lambda *ev: append(ev))
+        if not events:
+            return []   # most texts: nothing to confirm
         pats, names = self.definition.patterns, self.definition.names
         found = confirm_events(events, self.plans, data)
         if self.allow:

@@ -22,6 +22,24 @@ def test_relationship_metadata_json_is_the_encoders(x, extra):
     assert _metadata_json({"similarity": 0.525225}) == '{"similarity":0.525225}'
 
 
+flat_values = (st.floats(allow_nan=True, allow_infinity=True) | st.integers() | st.booleans() | st.none()
+               | st.text() | st.lists(st.text(), max_size=4) | st.lists(st.integers(), min_size=1, max_size=2))
+
+
+@given(meta=st.dictionaries(st.sampled_from(["sharedEntities", "via", "reason", "similarity", "differentSubjects",
+                                             "é", "a\"b", ""]) | st.text(max_size=3), flat_values, max_size=4)
+       | st.dictionaries(st.text(max_size=3), json_values, max_size=3))
+def test_every_relationship_metadata_shape_is_the_encoders(meta):
+    assert _metadata_json(meta) == _JSON(meta)
+
+
+def test_rule_metadata_shapes_are_written_directly_as_json_would():
+    for meta in ({"sharedEntities": ["file:src/a.py", "feature:auth", "symbol:caf\u00e9"]},
+                 {"similarity": 0.93, "reason": "marker:now uses"}, {"via": "module:os.path"},
+                 {"similarity": 0.81, "differentSubjects": True}, {}):
+        assert _metadata_json(meta) == json.dumps(meta, sort_keys=True, separators=(",", ":"))
+
+
 @given(value=json_values)
 def test_memory_row_json_is_json_dumps(value):
     assert _dump(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
