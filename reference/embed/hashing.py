@@ -142,6 +142,9 @@ class HashingEmbedder:
         """
         texts, _ = embed_input(texts, self.dim)   # a single string is a TypeError
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        if len(texts) == 1:   # a single write's text: the same steps without the batch's bookkeeping
+            self._embed_single(texts[0], out[0])
+            return out
         for start in range(0, len(texts), TEXTS_PER_PASS):
             self._embed_into(texts[start: start + TEXTS_PER_PASS], out[start: start + TEXTS_PER_PASS])
         return out
@@ -169,6 +172,28 @@ class HashingEmbedder:
         norms = np.sqrt((vecs * vecs).sum(axis=1))
         ok = norms > 0
         out[ok] = (vecs[ok] / norms[ok][:, None]).astype(np.float32)
+
+    def _embed_single(self, text: str, out: np.ndarray) -> None:
+        """`_embed_into` of one text, bit-identical (the same values through the same reductions), without
+        the text offsets, segment splits and repeats a batch needs: about half its time for one text."""
+        arrays = [_token_keys(raw) for raw in compound_tokens(text)]
+        if not arrays or not (keys := np.concatenate(arrays)).size:
+            return
+        ukeys, counts = _counted(keys)
+        w = 1.0 + np.log(counts.astype(np.float64))
+        cut = int(np.searchsorted(ukeys, N_BUCKETS))   # word keys (block 0) sort before char keys (block 1)
+        for lo, hi, scale in ((0, cut, 1.0), (cut, w.size, CHAR_WEIGHT)):
+            if hi > lo:
+                part = w[lo:hi]
+                part /= np.sqrt((part * part).sum())
+                if scale != 1.0:
+                    part *= scale
+        buckets = (ukeys & (N_BUCKETS - 1)).astype(np.int64)
+        vec = np.bincount(self._cols_small[buckets].ravel(),
+                          weights=(self._signs[buckets] * (w * self._scale)[:, None]).ravel(), minlength=self.dim)
+        norm = np.sqrt((vec * vec).sum())
+        if norm > 0:
+            out[:] = (vec / norm).astype(np.float32)
 
     def _embed_one(self, text: str) -> np.ndarray:
         compounds, parts = code_terms(text)
