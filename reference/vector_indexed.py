@@ -49,17 +49,28 @@ class IndexedSearch:
                 np.bitwise_and.at(bitmap, h >> 3, np.uint8(255) ^ (1 << (h & 7)).astype(np.uint8))
             return [np.sort(r) for r in self._quantized_index().search(queries, count, bitmap)]
 
-    def scan_products(self, queries: np.ndarray, tags: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """(approximate float32 dot products (len(queries), rows so far) of each query with every row,
-        see `vector_kernel`; a mask of the rows that are live and carry one of `tags`).
+    def scan_products(self, queries: np.ndarray) -> np.ndarray:
+        """Approximate float32 dot products (len(queries), rows so far) of each query with every row,
+        live or not (`live_tagged` says which count), see `vector_kernel`.
 
         For choosing candidates only (the products' last bits depend on the kernel): re-score the chosen
         rows exactly from `rows_at`. Reads the rows through the mapping kept across appends (`RecentRows`),
         not a fresh `np.memmap` per call."""
         with self._lock:
             self._sync_checked()
-            mask = self._tag_mask(tag_key(tags))
-            return vector_kernel.products(queries, self._recent.pieces(self._n, self._matrix)), mask
+            return vector_kernel.products(queries, self._recent.pieces(self._n, self._matrix))
+
+    def live_tagged(self, rows: np.ndarray, tags: Sequence[int] | None = None) -> np.ndarray:
+        """Per given row: live (its key's latest, not a tombstone) and carrying one of `tags` (any if None).
+        Only the rows asked about are read: a caller with a few candidates of a large scan pays for those."""
+        with self._lock:
+            rows = np.asarray(rows, dtype=np.int64)
+            ok = self._live[rows]
+            if tags is not None:
+                wanted = np.zeros(256, dtype=bool)
+                wanted[[t for t in tags if 0 <= t < 256]] = True
+                ok &= wanted[self._tags[rows]]
+            return ok
 
     def products_at(self, query: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """Approximate float32 dot products of a unit query with the given rows, read in place

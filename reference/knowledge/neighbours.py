@@ -52,20 +52,27 @@ def live_neighbours(store: Any, entries: list[MemoryEntry], k: int, threshold: f
     out: list[list[tuple[int, float]]] = [[] for _ in entries]
     brow = vc.rows_of([e.key_hash for e in entries])
     todo = [i for i in range(len(entries)) if brow[i] >= 0]
-    if not todo or _from_index(vc, brow, todo, k, threshold, out):
+    if not todo:
+        return out
+    units = _units(vc.rows_at(brow[todo]))   # every entry's unit query, gathered once for either path
+    if _from_index(vc, brow, todo, units, k, threshold, out):
         return out
     tags = [KIND_TAGS["memory"]]
     chunk = max(1, min(CHUNK, BLOCK // max(1, vc.row_count())))
     for start in range(0, len(todo), chunk):
         part = todo[start: start + chunk]
-        queries = np.stack([_unit(q) for q in vc.rows_at(brow[part])])
-        scores, live = vc.scan_products(queries, tags)   # one row of scores per query, a column per row
-        scores[:, ~live] = -np.inf
-        for t, i in enumerate(part):   # an entry sees the batch entries before it, not itself or later ones
-            later = brow[i:]
-            scores[t, later[later >= 0]] = -np.inf
+        queries = units[start: start + chunk]
+        scores = vc.scan_products(queries)   # one row of scores per query, a column per row
         n = scores.shape[1]
+        # the first cut, then the rules on its few hits only (no pass over every row per query): the row
+        # must be live and tagged a memory, and an entry sees the batch entries before it, not itself or later ones
         hits = np.flatnonzero(scores > threshold - MARGIN)   # row-major: query t's hits lie in [t * n, (t + 1) * n)
+        cols = hits % n
+        position = np.full(n, -1, dtype=np.int64)   # a batch row's entry index; -1 for rows stored before
+        mine = brow[brow >= 0]
+        position[mine[mine < n]] = np.flatnonzero(brow >= 0)[mine < n]
+        entry_of = np.asarray(part, dtype=np.int64)[hits // n]
+        hits = hits[vc.live_tagged(cols, tags) & (position[cols] < entry_of)]
         bounds = np.searchsorted(hits, np.arange(len(part) + 1) * n)
         short = [_shortlisted(scores[t], hits[bounds[t]: bounds[t + 1]] - t * n, k) for t in range(len(part))]
         every = np.concatenate(short)
@@ -102,10 +109,10 @@ def _rescored(mat: np.ndarray, at: np.ndarray, at_keys: np.ndarray, query: np.nd
     return [(int(h), float(x)) for h, x in zip(at_keys[keep], exact[keep])]
 
 
-def _from_index(vc: Any, brow: np.ndarray, todo: list[int], k: int, threshold: float,
+def _from_index(vc: Any, brow: np.ndarray, todo: list[int], units: np.ndarray, k: int, threshold: float,
                 out: list[list[tuple[int, float]]]) -> bool:
-    """`live_neighbours` with candidates from the cache's quantized index; False (and `out`
-    left empty) when the cache does not use its index at this size.
+    """`live_neighbours` with candidates from the cache's quantized index (`units`: the entries'
+    unit queries); False (and `out` left empty) when the cache does not use its index at this size.
 
     One scan of the index for the whole batch, every batch row left out, gives each entry its
     candidates among the memories stored before the batch; the batch entries before it whose
@@ -117,7 +124,7 @@ def _from_index(vc: Any, brow: np.ndarray, todo: list[int], k: int, threshold: f
     batch_rows = brow[todo]
     tags = [KIND_TAGS["memory"]]
     for start in range(0, len(todo), CHUNK):   # bounded blocks: index answers, in-batch products
-        queries = np.stack([_unit(q) for q in vc.rows_at(batch_rows[start: start + CHUNK])])
+        queries = units[start: start + CHUNK]
         found = vc.candidate_rows_many(queries, oversample(k), tags=tags, hidden=batch_rows)
         if found is None:   # the index is not in use (the same for every chunk of one call)
             out[:] = [[] for _ in out]
@@ -148,6 +155,14 @@ def _earlier_hits(vc: Any, batch_rows: np.ndarray, start: int, queries: np.ndarr
                 if sel.size:
                     hits[t].append(batch_rows[b0 + sel])
     return [np.concatenate(h) if h else np.zeros(0, dtype=np.int64) for h in hits]
+
+
+def _units(rows: np.ndarray) -> np.ndarray:
+    """Each row as `_unit` makes it, one (rows, dim) float32 array."""
+    out = np.empty_like(rows)
+    for i, v in enumerate(rows):
+        out[i] = _unit(v)
+    return out
 
 
 def _unit(v: np.ndarray) -> np.ndarray:
