@@ -64,15 +64,17 @@ def live_neighbours(store: Any, entries: list[MemoryEntry], k: int, threshold: f
         queries = units[start: start + chunk]
         scores = vc.scan_products(queries)   # one row of scores per query, a column per row
         n = scores.shape[1]
-        # the first cut, then the rules on its few hits only (no pass over every row per query): the row
-        # must be live and tagged a memory, and an entry sees the batch entries before it, not itself or later ones
-        hits = np.flatnonzero(scores > threshold - MARGIN)   # row-major: query t's hits lie in [t * n, (t + 1) * n)
-        cols = hits % n
-        position = np.full(n, -1, dtype=np.int64)   # a batch row's entry index; -1 for rows stored before
-        mine = brow[brow >= 0]
-        position[mine[mine < n]] = np.flatnonzero(brow >= 0)[mine < n]
-        entry_of = np.asarray(part, dtype=np.int64)[hits // n]
-        hits = hits[vc.live_tagged(cols, tags) & (position[cols] < entry_of)]
+        cut = threshold - MARGIN
+        if len(part) == 1:   # a single write: the rules below on the first cut's few hits, not on every row
+            hits = np.flatnonzero(scores[0] > cut)
+            later = brow[part[0]:]
+            hits = hits[vc.live_tagged(hits, tags) & _outside(hits, later[later >= 0])]
+        else:   # a batch: masking whole columns once costs less than per-hit bookkeeping on its many hits
+            scores[:, ~vc.live_tagged(None, tags)[:n]] = -np.inf
+            for t, i in enumerate(part):   # an entry sees the batch entries before it, not itself or later ones
+                later = brow[i:]
+                scores[t, later[later >= 0]] = -np.inf
+            hits = np.flatnonzero(scores > cut)   # row-major: query t's hits lie in [t * n, (t + 1) * n)
         bounds = np.searchsorted(hits, np.arange(len(part) + 1) * n)
         short = [_shortlisted(scores[t], hits[bounds[t]: bounds[t + 1]] - t * n, k) for t in range(len(part))]
         every = np.concatenate(short)
@@ -84,6 +86,13 @@ def live_neighbours(store: Any, entries: list[MemoryEntry], k: int, threshold: f
                 out[i] = _rescored(vecs[at: at + m], np.arange(m), keys[at: at + m], queries[t], threshold)
             at += m
     return out
+
+
+def _outside(rows: np.ndarray, excluded: np.ndarray) -> np.ndarray:
+    """Per row: not one of `excluded` (a single write excludes only its own row)."""
+    if excluded.size == 1:
+        return rows != excluded[0]
+    return ~np.isin(rows, excluded)
 
 
 def _shortlisted(s: np.ndarray, cand: np.ndarray, k: int) -> np.ndarray:
