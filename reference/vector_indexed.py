@@ -47,7 +47,10 @@ class IndexedSearch:
             if hidden is not None and len(hidden):
                 bitmap = bitmap.copy()
                 h = np.asarray(hidden, dtype=np.int64)
-                np.bitwise_and.at(bitmap, h >> 3, np.uint8(255) ^ (1 << (h & 7)).astype(np.uint8))
+                if h.size == 1:   # a single write hides its own row (ufunc.at costs more than the rest)
+                    bitmap[h[0] >> 3] &= np.uint8(255 ^ (1 << int(h[0] & 7)))
+                else:
+                    np.bitwise_and.at(bitmap, h >> 3, np.uint8(255) ^ (1 << (h & 7)).astype(np.uint8))
             return [np.sort(r) for r in self._quantized_index().search(queries, count, bitmap)]
 
     def scan_products(self, queries: np.ndarray) -> np.ndarray:
