@@ -39,6 +39,10 @@ NGRAMS = (3, 4, 5)
 TEXTS_PER_PASS = 4096   # texts keyed, sorted and projected together (their keys fit 32 bits)
 
 
+_crc32 = zlib.crc32
+_GRAM_CRC = zlib.crc32(b"c\0")
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def _word_bucket(word: str) -> int:
     return zlib.crc32(b"w\0" + word.encode("utf-8")) % N_BUCKETS
@@ -48,8 +52,13 @@ def _word_bucket(word: str) -> int:
 def _gram_buckets(part: str) -> np.ndarray:
     """Buckets of the 3-5 character n-grams of `part` padded with one space each side."""
     padded = f" {part} "
-    grams = [padded[i: i + n] for n in NGRAMS for i in range(len(padded) - n + 1)]
-    out = np.array([zlib.crc32(b"c\0" + g.encode("utf-8")) % N_BUCKETS for g in grams], dtype=np.int64)
+    # CRC-32 of b"c\0" + gram, continued from the prefix's CRC; ASCII grams are slices of the encoded part
+    if padded.isascii():
+        b = padded.encode("ascii")
+        crcs = [_crc32(b[i: i + n], _GRAM_CRC) for n in NGRAMS for i in range(len(b) - n + 1)]
+    else:
+        crcs = [_crc32(padded[i: i + n].encode("utf-8"), _GRAM_CRC) for n in NGRAMS for i in range(len(padded) - n + 1)]
+    out = np.array(crcs, dtype=np.int64) % N_BUCKETS
     out.setflags(write=False)
     return out
 
