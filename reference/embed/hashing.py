@@ -48,17 +48,21 @@ def _word_bucket(word: str) -> int:
     return zlib.crc32(b"w\0" + word.encode("utf-8")) % N_BUCKETS
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _gram_buckets(part: str) -> np.ndarray:
-    """Buckets of the 3-5 character n-grams of `part` padded with one space each side."""
+def _gram_list(part: str) -> list[int]:
+    """Buckets of the 3-5 character n-grams of `part` padded with one space each side: CRC-32 of
+    b"c\0" + the gram's UTF-8, continued from the prefix's CRC (ASCII grams sliced from the encoded part)."""
     padded = f" {part} "
-    # CRC-32 of b"c\0" + gram, continued from the prefix's CRC; ASCII grams are slices of the encoded part
     if padded.isascii():
         b = padded.encode("ascii")
-        crcs = [_crc32(b[i: i + n], _GRAM_CRC) for n in NGRAMS for i in range(len(b) - n + 1)]
-    else:
-        crcs = [_crc32(padded[i: i + n].encode("utf-8"), _GRAM_CRC) for n in NGRAMS for i in range(len(padded) - n + 1)]
-    out = np.array(crcs, dtype=np.int64) % N_BUCKETS
+        return [_crc32(b[i: i + n], _GRAM_CRC) % N_BUCKETS for n in NGRAMS for i in range(len(b) - n + 1)]
+    return [_crc32(padded[i: i + n].encode("utf-8"), _GRAM_CRC) % N_BUCKETS
+            for n in NGRAMS for i in range(len(padded) - n + 1)]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _gram_buckets(part: str) -> np.ndarray:
+    """`_gram_list` as a read-only int64 array."""
+    out = np.array(_gram_list(part), dtype=np.int64)
     out.setflags(write=False)
     return out
 
@@ -71,18 +75,10 @@ def _sublinear(buckets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _part_features(part: str) -> tuple[int, np.ndarray]:
-    """(word bucket of the stemmed part, its char n-gram buckets)."""
-    return _word_bucket(stem(part)), _gram_buckets(part)
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _part_keys(part: str) -> np.ndarray:
-    """A part's feature keys: its word bucket, then its n-gram buckets offset into the char block."""
-    word, grams = _part_features(part)
-    out = np.concatenate([np.array([word], dtype=np.int64), grams + N_BUCKETS])
-    out.setflags(write=False)
-    return out
+def _part_keys(part: str) -> tuple[int, ...]:
+    """A part's feature keys: its word bucket (of the stemmed part), then its n-gram buckets offset into the
+    char block. Plain ints: a new token's keys become one array, not a few small ones per part."""
+    return (_word_bucket(stem(part)), *[g + N_BUCKETS for g in _gram_list(part)])
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -90,10 +86,10 @@ def _token_keys(raw: str) -> np.ndarray:
     """One token's feature keys (`block << 18 | bucket`, uint32): its parts' `_part_keys`, then the
     compound's word bucket when it has more than one part. A text's keys are its tokens' keys."""
     compound, parts = token_terms(raw)
-    arrays = [_part_keys(p) for p in parts]
+    keys = [k for p in parts for k in _part_keys(p)]
     if compound is not None:
-        arrays.append(np.array([_word_bucket(compound)], dtype=np.int64))
-    out = (np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int64)).astype(np.uint32)
+        keys.append(_word_bucket(compound))
+    out = np.array(keys, dtype=np.uint32)
     out.setflags(write=False)
     return out
 
