@@ -39,7 +39,7 @@ class IndexedSearch:
         queries = np.ascontiguousarray(queries, dtype=np.float32)
         with self._lock:
             self._sync_checked()
-            if not (queries.any(axis=1).all() and self._index_ready()):
+            if not (self._index_ready() and queries.any(axis=1).all()):
                 return None
             bitmap, qualifying = self._bitmap(tags)
             if not self._use_index(qualifying, count):

@@ -75,8 +75,11 @@ def live_neighbours(store: Any, entries: list[MemoryEntry], k: int, threshold: f
                 later = brow[i:]
                 scores[t, later[later >= 0]] = -np.inf
             hits = np.flatnonzero(scores > cut)   # row-major: query t's hits lie in [t * n, (t + 1) * n)
-        bounds = np.searchsorted(hits, np.arange(len(part) + 1) * n)
-        short = [_shortlisted(scores[t], hits[bounds[t]: bounds[t + 1]] - t * n, k) for t in range(len(part))]
+        if len(part) == 1:
+            short = [_shortlisted(scores[0], hits, k)]
+        else:
+            bounds = np.searchsorted(hits, np.arange(len(part) + 1) * n)
+            short = [_shortlisted(scores[t], hits[bounds[t]: bounds[t + 1]] - t * n, k) for t in range(len(part))]
         every = np.concatenate(short)
         vecs, keys = vc.rows_at(every), vc.keys_at(every)   # one gather for the chunk's shortlists
         at = 0
