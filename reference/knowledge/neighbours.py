@@ -65,19 +65,16 @@ def live_neighbours(store: Any, entries: list[MemoryEntry], k: int, threshold: f
         scores = vc.scan_products(queries)   # one row of scores per query, a column per row
         n = scores.shape[1]
         cut = threshold - MARGIN
-        if len(part) == 1:   # a single write: the rules below on the first cut's few hits, not on every row
+        if len(part) == 1:   # one entry: live, a memory, not itself: checked on the first cut's hits, not every row
             hits = np.flatnonzero(scores[0] > cut)
             later = brow[part[0]:]
-            hits = hits[vc.live_tagged(hits, tags) & _outside(hits, later[later >= 0])]
+            short = [_shortlisted(scores[0], hits[vc.live_tagged(hits, tags) & _outside(hits, later[later >= 0])], k)]
         else:   # a batch: masking whole columns once costs less than per-hit bookkeeping on its many hits
             scores[:, ~vc.live_tagged(None, tags)[:n]] = -np.inf
             for t, i in enumerate(part):   # an entry sees the batch entries before it, not itself or later ones
                 later = brow[i:]
                 scores[t, later[later >= 0]] = -np.inf
             hits = np.flatnonzero(scores > cut)   # row-major: query t's hits lie in [t * n, (t + 1) * n)
-        if len(part) == 1:
-            short = [_shortlisted(scores[0], hits, k)]
-        else:
             bounds = np.searchsorted(hits, np.arange(len(part) + 1) * n)
             short = [_shortlisted(scores[t], hits[bounds[t]: bounds[t + 1]] - t * n, k) for t in range(len(part))]
         every = np.concatenate(short)
