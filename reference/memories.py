@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
@@ -161,10 +162,18 @@ class Memories:
             return [self._insert(conn, inp, now) for inp, now in zip(inputs, nows)]  # next_seq names the damage
         mids = [derive_memory_id(now, seq0 + 1 + i, inp.text, 0) for i, (inp, now) in enumerate(zip(inputs, nows))]
         hashes = [tracker.hash_fn(m) for m in mids]
-        if len(set(hashes)) < len(hashes) or len(set(mids)) < len(mids) or tracker.keys.any_taken(conn, mids, hashes):
+        if len(inputs) == 1:
+            # one key, one statement: its UNIQUE constraints (key_hash, key) answer `any_taken` in the insert
+            # itself, which a failing constraint leaves undone (one statement fewer a single write)
+            try:
+                tracker.keys.register_new(conn, mids, hashes, "memory")
+            except sqlite3.IntegrityError:
+                return [self._insert(conn, inputs[0], nows[0])]
+        elif len(set(hashes)) < len(hashes) or len(set(mids)) < len(mids) or tracker.keys.any_taken(conn, mids, hashes):
             return [self._insert(conn, inp, now) for inp, now in zip(inputs, nows)]
+        else:
+            tracker.keys.register_new(conn, mids, hashes, "memory")
         conn.execute(SET_SEQ, ("seq:memory", str(seq0 + len(inputs))))
-        tracker.keys.register_new(conn, mids, hashes, "memory")
         entries = [MemoryEntry(mid, kh, inp.task, inp.insights, inp.context, inp.symbol_keys, inp.text, inp.tags,
                                inp.metadata, now, now, None, None)
                    for mid, kh, inp, now in zip(mids, hashes, inputs, nows)]

@@ -59,6 +59,9 @@ def check_symbol_keys(keys: Any) -> tuple[int, ...]:
     return tuple(dict.fromkeys(keys))
 
 
+_FLAT = (str, int, bool, type(None))   # exact types a JSON round trip returns unchanged (not float: NaN, -0.0)
+
+
 def check_metadata(metadata: Any) -> dict[str, Any]:
     """A JSON object with string keys, returned in canonical (key-sorted) form."""
     if metadata is None:
@@ -68,6 +71,8 @@ def check_metadata(metadata: Any) -> dict[str, Any]:
     for k in metadata:
         if not isinstance(k, str):
             raise InvalidMemory(f"metadata keys must be strings; {k!r} is a {type(k).__name__}")
+    if all(type(k) is str and type(v) in _FLAT for k, v in metadata.items()):
+        return dict(sorted(metadata.items()))   # what the JSON round trip gives a flat dict, without it
     try:
         return json.loads(json.dumps(metadata, sort_keys=True, allow_nan=False))
     except (TypeError, ValueError) as exc:

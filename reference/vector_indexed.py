@@ -9,6 +9,7 @@ and the same tie rules as the exact path, among the candidates.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -38,7 +39,7 @@ class IndexedSearch:
         queries = np.ascontiguousarray(queries, dtype=np.float32)
         with self._lock:
             self._sync_checked()
-            if not (queries.any(axis=1).all() and self._index_ready()):
+            if not (self._index_ready() and queries.any(axis=1).all()):
                 return None
             bitmap, qualifying = self._bitmap(tags)
             if not self._use_index(qualifying, count):
@@ -46,20 +47,35 @@ class IndexedSearch:
             if hidden is not None and len(hidden):
                 bitmap = bitmap.copy()
                 h = np.asarray(hidden, dtype=np.int64)
-                np.bitwise_and.at(bitmap, h >> 3, np.uint8(255) ^ (1 << (h & 7)).astype(np.uint8))
+                if h.size == 1:   # a single write hides its own row (ufunc.at costs more than the rest)
+                    bitmap[h[0] >> 3] &= np.uint8(255 ^ (1 << int(h[0] & 7)))
+                else:
+                    np.bitwise_and.at(bitmap, h >> 3, np.uint8(255) ^ (1 << (h & 7)).astype(np.uint8))
             return [np.sort(r) for r in self._quantized_index().search(queries, count, bitmap)]
 
-    def scan_products(self, queries: np.ndarray, tags: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """(approximate float32 dot products (len(queries), rows so far) of each query with every row,
-        see `vector_kernel`; a mask of the rows that are live and carry one of `tags`).
+    def scan_products(self, queries: np.ndarray) -> np.ndarray:
+        """Approximate float32 dot products (len(queries), rows so far) of each query with every row,
+        live or not (`live_tagged` says which count), see `vector_kernel`.
 
         For choosing candidates only (the products' last bits depend on the kernel): re-score the chosen
         rows exactly from `rows_at`. Reads the rows through the mapping kept across appends (`RecentRows`),
         not a fresh `np.memmap` per call."""
         with self._lock:
             self._sync_checked()
-            mask = self._tag_mask(tag_key(tags))
-            return vector_kernel.products(queries, self._recent.pieces(self._n, self._matrix)), mask
+            return vector_kernel.products(queries, self._recent.pieces(self._n, self._matrix))
+
+    def live_tagged(self, rows: np.ndarray | None, tags: Sequence[int] | None = None) -> np.ndarray:
+        """Per given row (every row so far when None): live (its key's latest, not a tombstone) and
+        carrying one of `tags` (any if None). Only the rows asked about are read: a caller with the few
+        candidates of a large scan pays for those."""
+        with self._lock:
+            if rows is None:
+                return self._tag_mask(tag_key(tags)).copy()
+            rows = np.asarray(rows, dtype=np.int64)
+            ok = self._live[rows]
+            if tags is not None:
+                ok &= _tag_table(tag_key(tags))[self._tags[rows]]
+            return ok
 
     def products_at(self, query: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """Approximate float32 dot products of a unit query with the given rows, read in place
@@ -119,9 +135,20 @@ class IndexedSearch:
         for key, (bitmap, count) in list(self._bitmaps.items()):
             grown = np.zeros((self._n + 7) // 8, dtype=np.uint8)
             grown[: bitmap.size] = bitmap
-            wanted = np.ones(256, dtype=bool) if key is None else np.isin(np.arange(256), key)
+            wanted = _tag_table(key)
             gone = died[wanted[self._tags[died]]]
             np.bitwise_and.at(grown, gone >> 3, np.uint8(255) ^ (1 << (gone & 7)).astype(np.uint8))
             new = start + np.flatnonzero(self._live[start: self._n] & wanted[self._tags[start: self._n]])
             np.bitwise_or.at(grown, new >> 3, (1 << (new & 7)).astype(np.uint8))
             self._bitmaps[key] = (grown, count - gone.size + new.size)
+
+
+@functools.lru_cache(maxsize=64)
+def _tag_table(key: tuple[int, ...] | None) -> np.ndarray:
+    """Per tag value 0-255: whether it is one of `key`'s tags (all when None); a lookup table, read-only
+    (`np.isin` against 256 values cost about 30 us a write)."""
+    wanted = np.ones(256, dtype=bool) if key is None else np.zeros(256, dtype=bool)
+    if key is not None:
+        wanted[[t for t in key if 0 <= t < 256]] = True
+    wanted.flags.writeable = False
+    return wanted

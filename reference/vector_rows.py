@@ -49,6 +49,9 @@ class RecentRows:
         """Copies of the given rows (all below `n`, the cache's row count); `matrix()` maps the file."""
         self._fresh(n, matrix)
         rows = np.asarray(rows, dtype=np.int64)
+        if rows.size == 1:   # one row (a single write's query): no masks
+            r = int(rows[0])
+            return (self.base[r] if r < self.base_n else self.tail[r - self.base_n]).reshape(1, -1).copy()
         if self.tail_n == 0 or rows.size == 0 or int(rows.max()) < self.base_n:
             return self.base[rows]
         out = np.empty((rows.size, self.dim), dtype=np.float32)

@@ -90,9 +90,14 @@ class VectorCache(RowSelections, IndexedSearch):
         keys = np.asarray([_u64(k) for k in key_hashes], dtype=np.uint64)
         if len(keys) != len(vecs):
             raise ValueError(f"{len(keys)} keys for {len(vecs)} vectors")
-        tag_arr = np.broadcast_to(np.asarray(tags), (len(keys),))
-        if ((tag_arr < 0) | (tag_arr > 255)).any():
-            raise ValueError(f"tags must be in 0..255, got {tags!r}")
+        if isinstance(tags, (int, np.integer)):   # one tag for all (a single write): checked as a number
+            if not 0 <= tags <= 255:
+                raise ValueError(f"tags must be in 0..255, got {tags!r}")
+            tag_arr = np.full(len(keys), tags, dtype=np.uint8)
+        else:
+            tag_arr = np.broadcast_to(np.asarray(tags), (len(keys),))
+            if ((tag_arr < 0) | (tag_arr > 255)).any():
+                raise ValueError(f"tags must be in 0..255, got {tags!r}")
         if not np.isfinite(vecs).all():
             raise ValueError("vectors must be finite (found NaN or inf)")
         norms = np.linalg.norm(vecs, axis=1)

@@ -52,22 +52,31 @@ def live_neighbours(store: Any, entries: list[MemoryEntry], k: int, threshold: f
     out: list[list[tuple[int, float]]] = [[] for _ in entries]
     brow = vc.rows_of([e.key_hash for e in entries])
     todo = [i for i in range(len(entries)) if brow[i] >= 0]
-    if not todo or _from_index(vc, brow, todo, k, threshold, out):
+    if not todo:
+        return out
+    units = _units(vc.rows_at(brow[todo]))   # every entry's unit query, gathered once for either path
+    if _from_index(vc, brow, todo, units, k, threshold, out):
         return out
     tags = [KIND_TAGS["memory"]]
     chunk = max(1, min(CHUNK, BLOCK // max(1, vc.row_count())))
     for start in range(0, len(todo), chunk):
         part = todo[start: start + chunk]
-        queries = np.stack([_unit(q) for q in vc.rows_at(brow[part])])
-        scores, live = vc.scan_products(queries, tags)   # one row of scores per query, a column per row
-        scores[:, ~live] = -np.inf
-        for t, i in enumerate(part):   # an entry sees the batch entries before it, not itself or later ones
-            later = brow[i:]
-            scores[t, later[later >= 0]] = -np.inf
+        queries = units[start: start + chunk]
+        scores = vc.scan_products(queries)   # one row of scores per query, a column per row
         n = scores.shape[1]
-        hits = np.flatnonzero(scores > threshold - MARGIN)   # row-major: query t's hits lie in [t * n, (t + 1) * n)
-        bounds = np.searchsorted(hits, np.arange(len(part) + 1) * n)
-        short = [_shortlisted(scores[t], hits[bounds[t]: bounds[t + 1]] - t * n, k) for t in range(len(part))]
+        cut = threshold - MARGIN
+        if len(part) == 1:   # one entry: live, a memory, not itself: checked on the first cut's hits, not every row
+            hits = np.flatnonzero(scores[0] > cut)
+            later = brow[part[0]:]
+            short = [_shortlisted(scores[0], hits[vc.live_tagged(hits, tags) & _outside(hits, later[later >= 0])], k)]
+        else:   # a batch: masking whole columns once costs less than per-hit bookkeeping on its many hits
+            scores[:, ~vc.live_tagged(None, tags)[:n]] = -np.inf
+            for t, i in enumerate(part):   # an entry sees the batch entries before it, not itself or later ones
+                later = brow[i:]
+                scores[t, later[later >= 0]] = -np.inf
+            hits = np.flatnonzero(scores > cut)   # row-major: query t's hits lie in [t * n, (t + 1) * n)
+            bounds = np.searchsorted(hits, np.arange(len(part) + 1) * n)
+            short = [_shortlisted(scores[t], hits[bounds[t]: bounds[t + 1]] - t * n, k) for t in range(len(part))]
         every = np.concatenate(short)
         vecs, keys = vc.rows_at(every), vc.keys_at(every)   # one gather for the chunk's shortlists
         at = 0
@@ -77,6 +86,13 @@ def live_neighbours(store: Any, entries: list[MemoryEntry], k: int, threshold: f
                 out[i] = _rescored(vecs[at: at + m], np.arange(m), keys[at: at + m], queries[t], threshold)
             at += m
     return out
+
+
+def _outside(rows: np.ndarray, excluded: np.ndarray) -> np.ndarray:
+    """Per row: not one of `excluded` (a single write excludes only its own row)."""
+    if excluded.size == 1:
+        return rows != excluded[0]
+    return ~np.isin(rows, excluded)
 
 
 def _shortlisted(s: np.ndarray, cand: np.ndarray, k: int) -> np.ndarray:
@@ -102,10 +118,10 @@ def _rescored(mat: np.ndarray, at: np.ndarray, at_keys: np.ndarray, query: np.nd
     return [(int(h), float(x)) for h, x in zip(at_keys[keep], exact[keep])]
 
 
-def _from_index(vc: Any, brow: np.ndarray, todo: list[int], k: int, threshold: float,
+def _from_index(vc: Any, brow: np.ndarray, todo: list[int], units: np.ndarray, k: int, threshold: float,
                 out: list[list[tuple[int, float]]]) -> bool:
-    """`live_neighbours` with candidates from the cache's quantized index; False (and `out`
-    left empty) when the cache does not use its index at this size.
+    """`live_neighbours` with candidates from the cache's quantized index (`units`: the entries'
+    unit queries); False (and `out` left empty) when the cache does not use its index at this size.
 
     One scan of the index for the whole batch, every batch row left out, gives each entry its
     candidates among the memories stored before the batch; the batch entries before it whose
@@ -117,7 +133,7 @@ def _from_index(vc: Any, brow: np.ndarray, todo: list[int], k: int, threshold: f
     batch_rows = brow[todo]
     tags = [KIND_TAGS["memory"]]
     for start in range(0, len(todo), CHUNK):   # bounded blocks: index answers, in-batch products
-        queries = np.stack([_unit(q) for q in vc.rows_at(batch_rows[start: start + CHUNK])])
+        queries = units[start: start + CHUNK]
         found = vc.candidate_rows_many(queries, oversample(k), tags=tags, hidden=batch_rows)
         if found is None:   # the index is not in use (the same for every chunk of one call)
             out[:] = [[] for _ in out]
@@ -148,6 +164,14 @@ def _earlier_hits(vc: Any, batch_rows: np.ndarray, start: int, queries: np.ndarr
                 if sel.size:
                     hits[t].append(batch_rows[b0 + sel])
     return [np.concatenate(h) if h else np.zeros(0, dtype=np.int64) for h in hits]
+
+
+def _units(rows: np.ndarray) -> np.ndarray:
+    """Each row as `_unit` makes it, one (rows, dim) float32 array."""
+    out = np.empty_like(rows)
+    for i, v in enumerate(rows):
+        out[i] = _unit(v)
+    return out
 
 
 def _unit(v: np.ndarray) -> np.ndarray:

@@ -1,11 +1,13 @@
 """hashing-v1 embeds a batch in a few numpy calls; every row is bit-identical to embedding its text alone."""
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.embed import HashingEmbedder
+from reference.embed import HashingEmbedder, hashing
 
 EMBEDDER = HashingEmbedder()
 TEXTS = st.lists(st.one_of(
@@ -60,3 +62,15 @@ def test_vectors_of_a_fixed_corpus_are_the_ones_hashing_v1_always_gave():
         "15ab08778bbbc89e872dbf939e41bc3b48ce43311d22d25a9bb9a69fe734434e"
     assert hashlib.sha256(b"".join(EMBEDDER.embed([t]).tobytes() for t in texts[:300])).hexdigest() == \
         "a035a33974c81c916f0b5e0f2c917af13a336fa95feb747a1944602f021c17eb"
+
+
+@settings(max_examples=200, deadline=None)
+@given(part=st.one_of(st.text(max_size=12), st.sampled_from(["", "a", "ab", "token", "café", "東京", "x_y.z"])))
+def test_gram_buckets_are_the_crc_of_each_prefixed_gram(part):
+    """The n-gram buckets (CRC-32 continued from the b"c\\0" prefix, ASCII grams sliced from the encoded
+    part) are the definition's: CRC-32 of b"c\\0" + the gram's UTF-8, mod the bucket count."""
+    padded = f" {part} "
+    grams = [padded[i: i + n] for n in hashing.NGRAMS for i in range(len(padded) - n + 1)]
+    want = [zlib.crc32(b"c\0" + g.encode("utf-8")) % hashing.N_BUCKETS for g in grams]
+    hashing._gram_buckets.cache_clear()
+    assert hashing._gram_buckets(part).tolist() == want

@@ -1,10 +1,14 @@
 """The batch write path stores what the same writes one by one store, atomically."""
 from __future__ import annotations
 
+import json
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from reference.clock import LogicalClock
-from reference.memory_input import InvalidMemory
+from reference.memory_input import InvalidMemory, check_metadata
 from reference.memories import InvalidArgument
 from reference.store import MemoryStore
 
@@ -87,3 +91,20 @@ def test_batch_moves_salts_as_single_writes_do(tmp_path):
     one.close()
     many.close()
     assert (tmp_path / "one" / "blob.dat").read_bytes() == (tmp_path / "many" / "blob.dat").read_bytes()
+
+
+_JSONISH = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8),
+                                  st.floats(allow_nan=False, allow_infinity=False)),
+                        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+                        max_leaves=8)
+
+
+@settings(max_examples=150, deadline=None)
+@given(meta=st.dictionaries(st.text(max_size=6), _JSONISH, max_size=6))
+def test_metadata_is_its_json_round_trip_flat_or_nested(meta):
+    """`check_metadata`'s shortcut for flat dicts (str, int, bool, None values) returns what the JSON round
+    trip returns: the same keys in the same order, the same values of the same types."""
+    got = check_metadata(meta)
+    want = json.loads(json.dumps(meta, sort_keys=True, allow_nan=False))
+    assert got == want and list(got) == list(want)
+    assert [type(v) for v in got.values()] == [type(v) for v in want.values()]

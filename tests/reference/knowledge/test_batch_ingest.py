@@ -274,3 +274,36 @@ def test_chunks_and_blocks_do_not_change_the_neighbours(tmp_path, monkeypatch, i
     assert any({h for h, _ in got} & set(keys[:i]) for i, got in enumerate(cut))      # earlier entries, yes
     assert (store.vectors._quantized is not None) == indexed
     store.close()
+
+
+def test_a_single_writes_lookup_leaves_out_itself_other_kinds_and_deleted_memories(tmp_path):
+    """One entry at a time, as a single write asks (the exact path's per-hit rules): never itself, another
+    tag's row or a deleted memory, and every clear member of the float64 top 10 over the memories before it."""
+    store = MemoryStore.open(tmp_path, clock=LogicalClock(1_760_000_000.0), redact=False)
+    rng = np.random.default_rng(5)
+    vocab = [f"w{i}" for i in range(30)]
+    first = store.write_memories([dict(text=" ".join(rng.choice(vocab, size=8))) for _ in range(120)])
+    for j, e in enumerate(first[:40]):   # an identical vector under another tag, for each of 40 memories
+        store.vectors.put(10**6 + j, store.vectors.get(e.key_hash), tag=1)
+    gone = {e.key_hash for e in first[40:60]}
+    for e in first[40:60]:
+        assert store.delete_memory(e.id)
+    kept = [e for e in first if e.key_hash not in gone]
+    found_any = 0
+    for i in range(0, 60, 3):   # exact repeats of live and of deleted memories
+        e = store.write_memory(first[i].text)
+        found = live_neighbours(store, [e], VECTOR_CANDIDATES, RELATE_THRESHOLD)[0]
+        vecs = np.stack([store.vectors.get(x.key_hash) for x in kept]).astype(np.float64)
+        vecs /= np.linalg.norm(vecs, axis=1)[:, None]
+        me = store.vectors.get(e.key_hash).astype(np.float64)
+        sims = vecs @ (me / np.linalg.norm(me))
+        want = sorted(((-s, x.key_hash) for s, x in zip(sims, kept) if s > RELATE_THRESHOLD))[:VECTOR_CANDIDATES]
+        clear = {h for s, h in want if len(want) < VECTOR_CANDIDATES or -s > -want[-1][0] + 1e-6}
+        got = {h for h, _ in found}
+        assert clear <= got and len(found) >= len(want)   # near-ties at the k-th place may come too
+        assert not got & (gone | set(range(10**6, 10**6 + 40)) | {e.key_hash})
+        assert (first[i].key_hash in got) == (first[i].key_hash not in gone)
+        found_any += len(found)
+        kept.append(e)
+    assert found_any > 50
+    store.close()
