@@ -10,8 +10,9 @@ row once per statement, not once per row, and binds a chunk in one call
 one statement per row (FTS5 flushes at each statement's end; mentions and temporal rows were
 seen to move a page), so the write path uses it for relationships and keys only, where the
 file's pages were checked identical (`dbstat`). Chunks are powers of two
-up to `MAX_CHUNK`, so at most a handful of distinct statements reach the
-connection's statement cache.
+up to `MAX_CHUNK`, and a remainder of at most `EXACT_TAIL` rows goes in one statement
+of its own size (a single write's ~10 relationships: one statement, not 8 + 2), so at
+most a few dozen distinct statements reach the connection's statement cache (128).
 """
 from __future__ import annotations
 
@@ -20,13 +21,17 @@ import sqlite3
 from collections.abc import Sequence
 
 MAX_CHUNK = 128
+EXACT_TAIL = 16
 
 
 def insert_rows(conn: sqlite3.Connection, head: str, ncols: int, rows: Sequence[Sequence]) -> None:
-    """Run `head` + `(?, ...) x k` over `rows` in order, `k` a power of two <= `MAX_CHUNK`."""
+    """Run `head` + `(?, ...) x k` over `rows` in order, `k` a power of two <= `MAX_CHUNK` or the
+    last <= `EXACT_TAIL` rows."""
     i, n = 0, len(rows)
     while i < n:
         k = MAX_CHUNK
+        if n - i <= EXACT_TAIL:
+            k = n - i
         while k > n - i:
             k //= 2
         conn.execute(_statement(head, ncols, k), [v for row in rows[i: i + k] for v in row])

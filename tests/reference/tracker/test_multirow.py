@@ -38,9 +38,29 @@ def test_multirow_equals_executemany(batches):
 def test_chunks_are_powers_of_two(monkeypatch):
     seen = []
     monkeypatch.setattr(multirow, "MAX_CHUNK", 8)
+    monkeypatch.setattr(multirow, "EXACT_TAIL", 1)
 
     class Conn:
         def execute(self, sql, params):
             seen.append(len(params))
     multirow.insert_rows(Conn(), "INSERT INTO t(a) VALUES", 1, [(i,) for i in range(21)])
     assert seen == [8, 8, 4, 1]
+
+
+def test_a_short_tail_is_one_statement(monkeypatch):
+    """A single write's few relationships go in one statement; a long run still uses power-of-two chunks."""
+    def chunks(n):
+        seen = []
+
+        class Conn:
+            def execute(self, sql, params):
+                assert sql.count("(?)") == len(params)
+                seen.append(len(params))
+        multirow.insert_rows(Conn(), "INSERT INTO t(a) VALUES", 1, [(i,) for i in range(n)])
+        return seen
+    assert chunks(11) == [11]
+    assert chunks(16) == [16]
+    monkeypatch.setattr(multirow, "MAX_CHUNK", 8)
+    monkeypatch.setattr(multirow, "EXACT_TAIL", 6)
+    assert chunks(21) == [8, 8, 5]
+    assert chunks(30) == [8, 8, 8, 6]
