@@ -79,9 +79,14 @@ _INSERT_FTS = "INSERT INTO memories_fts(rowid, text, tags) VALUES (?, ?, ?)"
 
 def _stored(e: MemoryEntry) -> tuple:
     """The row's column values as stored, in COLUMNS order."""
-    return (e.id, e.task, _dump(list(e.insights)), _dump(list(e.context)), _dump(list(e.symbol_keys)), e.text,
-            _dump(list(e.tags)), e.blob_offset, e.blob_length, to_db(e.key_hash), e.created_at, e.updated_at,
-            _dump(e.metadata))
+    return (e.id, e.task, _list_json(e.insights), _list_json(e.context), _list_json(e.symbol_keys), e.text,
+            _list_json(e.tags), e.blob_offset, e.blob_length, to_db(e.key_hash), e.created_at, e.updated_at,
+            "{}" if e.metadata == {} else _dump(e.metadata))
+
+
+def _list_json(values: Any) -> str:
+    """`_dump(list(values))`; an empty one (most columns of most rows) without the encoder."""
+    return _dump(list(values)) if values else "[]"
 
 
 class MemoriesTable:
