@@ -39,3 +39,17 @@ def test_ingesting_a_stored_memory_again_replaces_its_rows(store, layer):
     for new, old in zip(after[2:], before[2:]):   # the same mentions and links, no duplicates, under new row ids
         assert [r[1:] for r in new] == [r[1:] for r in old] and {r[0] for r in new}.isdisjoint(r[0] for r in old)
     assert KnowledgeLayer.for_store(store) is layer
+
+
+def test_a_single_writes_relationships_go_in_one_statement(store, layer):
+    for t in TEXTS:
+        store.write_memory(t)
+    conn = store.tracker.conn()
+    seen: list[str] = []
+    conn.set_trace_callback(seen.append)
+    mid = store.write_memory("authClient.refresh() in src/features/auth/session.ts fixed again").id
+    conn.set_trace_callback(None)
+    inserts = [s for s in seen if s.startswith("INSERT OR IGNORE INTO relationships")]
+    rows = conn.execute("SELECT COUNT(*) FROM relationships WHERE source_id = ?", (mid,)).fetchone()[0]
+    assert rows >= 3 and rows & (rows - 1)   # not a power of two: power-of-two chunks alone would need two
+    assert len(inserts) == 1
