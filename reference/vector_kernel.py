@@ -20,7 +20,11 @@ import numpy as np
 
 from reference import vector_index
 
-FAISS_MIN_ROWS = 4_096   # below this, one query goes through BLAS too (as fast at 1k rows: 0.014 against 0.013 ms)
+# Below this, one query goes through BLAS too. Isolated, BLAS is as fast at 1k rows (0.014 against 0.013 ms),
+# but it needs the thread limit set and restored around it (threadpoolctl, ~8 us each way, more when a write's
+# SQLite work has evicted it from the CPU caches): a single write's neighbour lookup at 1k rows measured
+# 190-212 -> 159-160 µs CPU p50 with faiss. A store this small imports faiss (~40 ms, once a process) only past it.
+FAISS_MIN_ROWS = 256
 
 _CONTROLLER: list[Any] = []
 
