@@ -9,8 +9,8 @@ can span several tables.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from reference.errors import corrupt
@@ -55,11 +55,10 @@ class Tracker:
         """This thread's connection (autocommit outside `tx()`)."""
         return self._conns.get()
 
-    @contextmanager
-    def tx(self) -> Iterator[sqlite3.Connection]:
-        """`BEGIN IMMEDIATE` ... `COMMIT` on this thread's connection (rolls back on error)."""
-        with self._conns.tx() as conn:
-            yield conn
+    def tx(self) -> AbstractContextManager[sqlite3.Connection]:
+        """`BEGIN IMMEDIATE` ... `COMMIT` on this thread's connection (rolls back on error); nested calls join
+        the outer one. `Connections.tx` itself, not a generator around it (a write enters three)."""
+        return self._conns.tx()
 
     # -- conveniences over the tables -------------------------------------------------
     def schema_version(self) -> int:
