@@ -53,16 +53,11 @@ def score_ids(terms: list[tuple], among: np.ndarray) -> tuple[np.ndarray, np.nda
 
 
 def dense_scores(terms: list[tuple], n: int) -> np.ndarray:
-    """Every id's score below `n` (0.0 where no phrase matches), summed phrase by phrase in query order,
-    starting from 0.0, as fts5_aux.c's loop does.
-
-    A phrase's ids are unique (ascending), so one fancy-indexed add per phrase adds each weight once;
-    `bincount` over the concatenated postings gave the same bits at several times the cost.
-    """
-    acc = np.zeros(n, dtype=np.float64)
-    for t in terms:
-        acc[t[0]] += weights_of(t)
-    return acc
+    """Every id's score below `n` (0.0 where no phrase matches), summed phrase by phrase in query order:
+    `bincount` adds each weight to its id in input order, starting from 0.0, as fts5_aux.c's loop does."""
+    ids = np.concatenate([t[0] for t in terms])
+    weights = np.concatenate([weights_of(t) for t in terms])
+    return np.bincount(ids, weights=weights, minlength=n)
 
 
 def weights_of(term: tuple) -> np.ndarray:

@@ -226,20 +226,3 @@ def test_filter_ids_are_kept_until_rows_change(tmp_path):
     store.delete_memory(store.memories.list(store.memories.filter(tags=["p1"]), limit=1)[0].id)
     _same(store, "auth fresh", "p1")
     store.close()
-
-
-def test_dense_scores_equal_bincount_over_all_postings():
-    """Per-phrase adds give the bits `bincount` over the concatenated postings gave (a repeated phrase too)."""
-    from reference.tracker.bm25 import dense_scores
-    rng = np.random.default_rng(7)
-    terms = []
-    for size in (900, 40, 300, 900):
-        ids = np.sort(rng.choice(1000, size, replace=False)).astype(np.int64)
-        tf = rng.random(size) * 2.2
-        idf = float(rng.random() * 5)
-        terms.append((ids, tf, idf, float(tf.max()), idf * tf))
-    terms.append(terms[0][:4])   # the same phrase again, its products not kept
-    want = np.bincount(np.concatenate([t[0] for t in terms]),
-                       weights=np.concatenate([t[4] if len(t) > 4 else t[2] * t[1] for t in terms]), minlength=1200)
-    got = dense_scores(terms, 1200)
-    assert got.shape == (1200,) and got.tobytes() == want.tobytes() and np.count_nonzero(got) > 900
