@@ -67,13 +67,31 @@ def _set_layer(conn: sqlite3.Connection, t: Temporal, layer: str, now: float) ->
 
 
 def record_access(conn: sqlite3.Connection, ids: list[str], now: float) -> None:
-    """A retrieval: count it, stamp last_accessed, recompute relevance and the layer."""
-    for doc, t in sorted(get_many(conn, ids).items()):
-        count = t.access_count + 1
-        relevance = calculate_relevance(now, count, now, t.importance)
-        conn.execute("UPDATE temporal_data SET access_count = ?, last_accessed = ?, relevance_score = ? "
-                     "WHERE document_id = ?", (count, to_text(now), relevance, doc))
-        _set_layer(conn, t, layer_for(count, relevance), now)
+    """A retrieval: count it, stamp last_accessed, recompute relevance and the layer.
+
+    Runs on every oracle search, so it reads only what the new values need (count, importance,
+    layer; no dates parsed) and writes with one prepared statement per table: the same rows and
+    values as one UPDATE per memory, in id order.
+    """
+    stamp, rows, moves = to_text(now), [], {1: [], -1: []}
+    for i in range(0, len(ids), 500):
+        part = ids[i: i + 500]
+        rows += conn.execute("SELECT t.document_id, t.access_count, t.importance, coalesce(l.layer, 'cold') "
+                             "FROM temporal_data t LEFT JOIN memory_layers l ON l.document_id = t.document_id "
+                             f"WHERE t.document_id IN ({','.join('?' * len(part))})", part).fetchall()
+    updates = []
+    for doc, count, importance, layer in sorted(set(rows)):
+        count += 1
+        relevance = calculate_relevance(now, count, now, importance)
+        updates.append((count, stamp, relevance, doc))
+        new = layer_for(count, relevance)
+        move = direction(layer, new)
+        if move:
+            moves[move].append((new, stamp, doc))
+    conn.executemany("UPDATE temporal_data SET access_count = ?, last_accessed = ?, relevance_score = ? "
+                     "WHERE document_id = ?", updates)
+    conn.executemany("UPDATE memory_layers SET layer = ?, promoted_at = ? WHERE document_id = ?", moves[1])
+    conn.executemany("UPDATE memory_layers SET layer = ?, demoted_at = ? WHERE document_id = ?", moves[-1])
 
 
 def refresh(conn: sqlite3.Connection, now: float) -> dict[str, int]:
