@@ -38,6 +38,21 @@ def _rows(conn: sqlite3.Connection) -> list:
             for t in ("memories", "keys", "relationships", "temporal_data", "memory_layers", "entity_mentions")]
 
 
+def _older_store(path, statements: list[str], version: int) -> list:
+    """A store of TEXTS taken back to `version` by `statements` (raw SQL); its rows before reopening."""
+    store, _ = _store(path)
+    for text in TEXTS:
+        store.write_memory(text)
+    store.close()
+    conn = sqlite3.connect(path / "tracker.db", isolation_level=None)
+    for sql in statements:
+        conn.execute(sql)
+    conn.execute(f"PRAGMA user_version={version}")
+    before = _rows(conn)
+    conn.close()
+    return before
+
+
 def test_a_fresh_store_has_none_of_the_unread_indexes(tmp_path):
     store, layer = _store(tmp_path / "s")
     for text in TEXTS:
@@ -50,16 +65,7 @@ def test_a_fresh_store_has_none_of_the_unread_indexes(tmp_path):
 
 
 def test_a_v6_store_migrates_dropping_them_and_keeps_every_row(tmp_path):
-    store, _ = _store(tmp_path / "s")
-    for text in TEXTS:
-        store.write_memory(text)
-    store.close()
-    conn = sqlite3.connect(tmp_path / "s" / "tracker.db", isolation_level=None)
-    for name, on in _V6_INDEXES.items():
-        conn.execute(f"CREATE INDEX {name} ON {on}")
-    conn.execute(f"PRAGMA user_version={V6}")
-    before = _rows(conn)
-    conn.close()
+    before = _older_store(tmp_path / "s", [f"CREATE INDEX {name} ON {on}" for name, on in _V6_INDEXES.items()], V6)
     store, layer = _store(tmp_path / "s")
     conn = store.tracker.conn()
     assert store.tracker.migrated_from == V6 and store.tracker.schema_version() == LATEST
@@ -96,16 +102,9 @@ def test_every_lookup_of_the_write_and_read_paths_searches_an_index(tmp_path):
 
 
 def test_a_v8_store_gets_the_target_type_index_in_place_of_the_target_index(tmp_path):
-    store, _ = _store(tmp_path / "s")
-    for text in TEXTS:
-        store.write_memory(text)
-    store.close()
-    conn = sqlite3.connect(tmp_path / "s" / "tracker.db", isolation_level=None)
-    conn.execute("DROP INDEX idx_rel_target_type")
-    conn.execute("CREATE INDEX idx_rel_target ON relationships(target_id)")
-    conn.execute(f"PRAGMA user_version={MIGRATIONS.index(index_relationships_by_target_type)}")
-    before = _rows(conn)
-    conn.close()
+    before = _older_store(tmp_path / "s", ["DROP INDEX idx_rel_target_type",
+                                           "CREATE INDEX idx_rel_target ON relationships(target_id)"],
+                          MIGRATIONS.index(index_relationships_by_target_type))
     store, layer = _store(tmp_path / "s")
     conn = store.tracker.conn()
     assert store.tracker.schema_version() == LATEST
