@@ -4,9 +4,10 @@ Above `INDEX_MIN_ROWS` rows, `VectorCache.topk` and the knowledge layer's neighb
 scan these codes (product quantization: each pair of dimensions coded in 4 bits against
 16 learned centroids, 1/16 of the float32 rows' bytes, scored with faiss's SIMD lookup
 tables: about 0.4 ms for 100k x 256 here against 5-6 ms for the float32 einsum) to find
-`oversample(k)` candidate rows, then score only those exactly. Scores returned to callers
-always come from the float32 rows; only the choice of candidates is approximate (a row
-missing from the candidates can be missed in the answer). Recall against the exact scan is
+`oversample(k)` candidate rows (`neighbour_candidates(k)` for the neighbour lookup), then
+score only those exactly. Scores returned to callers always come from the float32 rows;
+only the choice of candidates is approximate (a row missing from the candidates can be
+missed in the answer). Recall against the exact scan is
 measured in bench/benchmarks/bench_scale.py (reference/README.md, "Vectors").
 
 The index is an `IndexIVFPQFastScan` with a single list (so, a flat scan) because that
