@@ -27,6 +27,7 @@ import zlib
 
 import numpy as np
 
+from reference.embed.hashing_single import SingleText, log_table, packed_projection
 from reference.embed.projection import projection_table
 from reference.embed.protocol import embed_input
 from reference.embed.tokenize import code_terms, compound_tokens, stem, token_terms
@@ -121,6 +122,14 @@ def _counted(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return keys[starts], np.diff(np.append(starts, keys.size))
 
 
+def _log1p_counts(counts: np.ndarray) -> np.ndarray:
+    """`1 + ln(count)` per count (float64): from the table where every count is in it."""
+    table = log_table()
+    if counts.size and int(counts.max()) < table.size:
+        return table[counts]
+    return 1.0 + np.log(counts.astype(np.float64))
+
+
 class HashingEmbedder:
     """Hashed words + char n-grams, sublinear tf, fixed sparse projection to `dim` (256)."""
 
@@ -137,6 +146,12 @@ class HashingEmbedder:
         self._cols_small = self._cols.astype(np.min_scalar_type(dim - 1))
         self._signs = np.sign(self._vals).astype(np.int8)
         self._scale = float(np.abs(self._vals[0, 0]))
+        self._cols_word = np.ascontiguousarray(self._cols_small).view(np.uint32).reshape(-1)   # used when uint8
+        self._signs_word = np.ascontiguousarray(self._signs).view(np.int32).reshape(-1)
+        # one text: token features with their projection attached (hashing_single.py), for <= 256 dims
+        self._single = None if dim > 256 else SingleText(
+            _token_keys, packed_projection(self._cols_small, self._signs), N_BUCKETS, self._scale,
+            CHAR_WEIGHT * self._scale)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """(len(texts), dim) float32, rows L2-normalised (zero rows for texts without words).
@@ -147,8 +162,8 @@ class HashingEmbedder:
         """
         texts, _ = embed_input(texts, self.dim)   # a single string is a TypeError
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        if len(texts) == 1:   # a single write's text: the same steps without the batch's bookkeeping
-            self._embed_single(texts[0], out[0])
+        if len(texts) == 1 and self._single is not None:   # a single write's text or a query
+            self._single.embed(texts[0], out[0])
             return out
         for start in range(0, len(texts), TEXTS_PER_PASS):
             self._embed_into(texts[start: start + TEXTS_PER_PASS], out[start: start + TEXTS_PER_PASS])
@@ -163,42 +178,30 @@ class HashingEmbedder:
         ukeys, counts = _counted(keys)
         seg = ukeys >> 18                      # text * 2 + block
         starts = np.flatnonzero(np.concatenate(([True], seg[1:] != seg[:-1])))
-        w = 1.0 + np.log(counts.astype(np.float64))
+        w = _log1p_counts(counts)
         # each segment's own `.sum()` (numpy's pairwise summation; np.add.reduceat sums in another order)
-        sums = np.array([(x * x).sum() for x in np.split(w, starts[1:])])
-        lens = np.diff(np.append(starts, len(w)))
+        sq, bounds, add = w * w, starts.tolist() + [len(w)], np.add.reduce
+        sums = np.array([add(sq[a:b]) for a, b in zip(bounds, bounds[1:])])
+        lens = np.diff(bounds)
         w = w / np.repeat(np.sqrt(sums), lens)
         w = np.where(seg & 1, w * CHAR_WEIGHT, w)
         buckets = (ukeys & (N_BUCKETS - 1)).astype(np.int64)
         row = (ukeys >> 19).astype(np.int64)[:, None]
-        flat = np.bincount((row * self.dim + self._cols_small[buckets]).ravel(),
-                           weights=(self._signs[buckets] * (w * self._scale)[:, None]).ravel(), minlength=n * self.dim)
+        cols, signs = self._gather(buckets)
+        flat = np.bincount((row * self.dim + cols).ravel(),
+                           weights=(signs * (w * self._scale)[:, None]).ravel(), minlength=n * self.dim)
         vecs = flat.reshape(n, self.dim)
         norms = np.sqrt((vecs * vecs).sum(axis=1))
         ok = norms > 0
         out[ok] = (vecs[ok] / norms[ok][:, None]).astype(np.float32)
 
-    def _embed_single(self, text: str, out: np.ndarray) -> None:
-        """`_embed_into` of one text, bit-identical (the same values through the same reductions), without
-        the text offsets, segment splits and repeats a batch needs: about half its time for one text."""
-        arrays = [_token_keys(raw) for raw in compound_tokens(text)]
-        if not arrays or not (keys := np.concatenate(arrays)).size:
-            return
-        ukeys, counts = _counted(keys)
-        w = 1.0 + np.log(counts.astype(np.float64))
-        cut = int(np.searchsorted(ukeys, N_BUCKETS))   # word keys (block 0) sort before char keys (block 1)
-        for lo, hi, scale in ((0, cut, 1.0), (cut, w.size, CHAR_WEIGHT)):
-            if hi > lo:
-                part = w[lo:hi]
-                part /= np.sqrt((part * part).sum())
-                if scale != 1.0:
-                    part *= scale
-        buckets = (ukeys & (N_BUCKETS - 1)).astype(np.int64)
-        vec = np.bincount(self._cols_small[buckets].ravel(),
-                          weights=(self._signs[buckets] * (w * self._scale)[:, None]).ravel(), minlength=self.dim)
-        norm = np.sqrt((vec * vec).sum())
-        if norm > 0:
-            out[:] = (vec / norm).astype(np.float32)
+    def _gather(self, buckets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(columns, signs) of each bucket, (n, NNZ): one 1-D take of 4-byte words where a bucket's four
+        columns fit a byte each (2-D fancy indexing costs about 3x more per row)."""
+        if self._cols_small.dtype != np.uint8:
+            return self._cols_small[buckets], self._signs[buckets]
+        return (self._cols_word.take(buckets).view(np.uint8).reshape(-1, NNZ),
+                self._signs_word.take(buckets).view(np.int8).reshape(-1, NNZ))
 
     def _embed_one(self, text: str) -> np.ndarray:
         compounds, parts = code_terms(text)
