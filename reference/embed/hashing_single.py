@@ -20,7 +20,9 @@ The projection table is not read at all for a text whose tokens are cached.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
+import threading
 from collections.abc import Callable
 
 import numpy as np
@@ -66,25 +68,44 @@ class SingleText:
                 raise ValueError(f"block factors must be powers of two (exact division), got {f}")
         self._word_div, self._char_div = 1.0 / word_factor, 1.0 / char_factor
         self._cut = np.uint64(n_buckets) << _U36   # char keys (block 1) from here
-        mask = np.uint64(n_buckets - 1)
+        self._mask = np.uint64(n_buckets - 1)
         self._log = log_table()
+        self._token_keys, self._packed = token_keys, packed
+        self._cache: dict[str, np.ndarray] = {}   # token -> its features (bounded, see `_features`)
+        self._lock = threading.Lock()
 
-        @functools.lru_cache(maxsize=TOKENS_CACHED)
-        def token_features(raw: str) -> np.ndarray:
-            keys = token_keys(raw).astype(np.uint64)
-            out = (keys << _U36) | packed[keys & mask]
-            out.setflags(write=False)
-            return out
+    def _features(self, tokens: list[str]) -> list[np.ndarray]:
+        """Each token's features: cached ones as they are, the others computed in one go (about five numpy
+        calls for all of a text's new tokens, not one set per token) and cached. Past `TOKENS_CACHED`
+        tokens the oldest quarter is dropped (first in, first out)."""
+        get = self._cache.get
+        out = [get(raw) for raw in tokens]
+        missing = [i for i, got in enumerate(out) if got is None]
+        if missing:
+            keys = [self._token_keys(tokens[i]) for i in missing]
+            flat = np.concatenate(keys).astype(np.uint64)
+            flat = (flat << _U36) | self._packed[flat & self._mask]
+            flat.setflags(write=False)
+            stop = 0
+            for i, k in zip(missing, keys):
+                start, stop = stop, stop + k.size
+                out[i] = self._cache[tokens[i]] = flat[start:stop]
+            if len(self._cache) > TOKENS_CACHED:
+                self._evict()
+        return out
 
-        self.token_features = token_features
+    def _evict(self) -> None:
+        with self._lock:   # another thread may be evicting too: pop with a default, never a KeyError
+            for raw in list(itertools.islice(self._cache, max(0, len(self._cache) - TOKENS_CACHED * 3 // 4))):
+                self._cache.pop(raw, None)
 
     def embed(self, text: str, out: np.ndarray) -> None:
         """Write `text`'s unit vector into `out` (float32, zeroed by the caller); a text without features
         leaves it zero."""
-        features = self.token_features
-        arrays = [features(raw) for raw in compound_tokens(text)]
-        if not arrays:
+        tokens = compound_tokens(text)
+        if not tokens:
             return
+        arrays = self._features(tokens)
         arrays.append(_SENTINEL)
         k = np.concatenate(arrays)
         n = k.size - 1
