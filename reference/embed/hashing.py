@@ -82,15 +82,20 @@ def _part_keys(part: str) -> tuple[int, ...]:
     return (_word_bucket(stem(part)), *[g + N_BUCKETS for g in _gram_list(part)])
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _token_keys(raw: str) -> np.ndarray:
-    """One token's feature keys (`block << 18 | bucket`, uint32): its parts' `_part_keys`, then the
+def token_key_list(raw: str) -> list[int]:
+    """One token's feature keys (`block << 18 | bucket`) as ints: its parts' `_part_keys`, then the
     compound's word bucket when it has more than one part. A text's keys are its tokens' keys."""
     compound, parts = token_terms(raw)
     keys = [k for p in parts for k in _part_keys(p)]
     if compound is not None:
         keys.append(_word_bucket(compound))
-    out = np.array(keys, dtype=np.uint32)
+    return keys
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _token_keys(raw: str) -> np.ndarray:
+    """`token_key_list` as a read-only uint32 array (the batch path's per-token cache)."""
+    out = np.array(token_key_list(raw), dtype=np.uint32)
     out.setflags(write=False)
     return out
 
@@ -150,7 +155,7 @@ class HashingEmbedder:
         self._signs_word = np.ascontiguousarray(self._signs).view(np.int32).reshape(-1)
         # one text: token features with their projection attached (hashing_single.py), for <= 256 dims
         self._single = None if dim > 256 else SingleText(
-            _token_keys, packed_projection(self._cols_small, self._signs), N_BUCKETS, self._scale,
+            token_key_list, packed_projection(self._cols_small, self._signs), N_BUCKETS, self._scale,
             CHAR_WEIGHT * self._scale)
 
     def embed(self, texts: list[str]) -> np.ndarray:

@@ -1,11 +1,12 @@
-"""hashing-v1 for one text (a single write or a query) in about twenty numpy calls, bit-identical to the batch path.
+"""hashing-v1 for one text (a single write or a query) in about thirty numpy calls, bit-identical to the batch path.
 
 For one short text numpy's per-call cost (~1 µs) and the projection table's random reads dominate, so
 each token's features are cached with their projection already attached: one uint64 per feature,
 
-    key << 36 | sign bits << 32 | the bucket's 4 output columns (one byte each)
+    key << 40 | sign bits << 32 | the bucket's 4 output columns (one byte each)
 
-(`key` is `block << 18 | bucket`, as `hashing._token_keys` gives it). Sorting these orders the
+(`key` is `block << 18 | bucket`, as `hashing.token_key_list` gives it; a new token's features are
+made from plain ints, one array for all of a text's new tokens). Sorting these orders the
 features by key exactly as sorting the keys does (equal keys carry equal low bits), so counting,
 weighting and the bincount see the same values in the same order as `HashingEmbedder._embed_into`:
 
@@ -19,6 +20,7 @@ The projection table is not read at all for a text whose tokens are cached.
 """
 from __future__ import annotations
 
+import array
 import functools
 import itertools
 import math
@@ -31,9 +33,10 @@ from reference.embed.tokenize import compound_tokens
 
 LOG_ENTRIES = 1 << 12   # counts tabled; a text with more features than this computes its logs directly
 TOKENS_CACHED = 1 << 16
-_SENTINEL = np.array([np.iinfo(np.uint64).max], dtype=np.uint64)   # sorts last: real values are < 2^55
-_U32, _U36 = np.uint64(32), np.uint64(36)
-_LOW32, _NIBBLE = np.uint64(0xFFFFFFFF), np.uint64(15)
+FEATURE = np.dtype("<u8")   # little-endian whatever the machine: `embed` reads its bytes
+_SHIFT = 40   # key bits start here: bits 32-35 the sign bits, 36-39 zero, so byte 4 is the sign bits alone
+_LOW = np.zeros(1, dtype=FEATURE)   # below every feature (a bucket's 4 distinct columns are never all 0)
+_HIGH = np.array([np.iinfo(np.uint64).max], dtype=FEATURE)   # above every feature: keys are < 2^19
 # row n: the four signs whose bits (1 = negative) are n
 _SIGNS = np.array([[-1.0 if n >> j & 1 else 1.0 for j in range(4)] for n in range(16)])
 
@@ -51,9 +54,10 @@ def packed_projection(cols: np.ndarray, signs: np.ndarray) -> np.ndarray:
     """Per bucket, its 4 columns (bytes 0-3) and sign bits (bits 32-35, 1 = negative) as one uint64."""
     if cols.shape[1] != 4 or int(cols.max()) > 255:
         raise ValueError("the packed projection needs 4 columns per bucket, each below 256")
-    low = np.ascontiguousarray(cols, dtype=np.uint8).view(np.uint32).reshape(-1).astype(np.uint64)
-    bits = ((signs < 0).astype(np.uint64) << np.arange(4, dtype=np.uint64)).sum(axis=1, dtype=np.uint64)
-    out = low | (bits << _U32)
+    place = np.arange(4, dtype=np.uint64)
+    low = (cols.astype(np.uint64) << (place * np.uint64(8))).sum(axis=1, dtype=np.uint64)
+    bits = ((signs < 0).astype(np.uint64) << place).sum(axis=1, dtype=np.uint64)
+    out = low | (bits << np.uint64(32))
     out.setflags(write=False)
     return out
 
@@ -61,16 +65,18 @@ def packed_projection(cols: np.ndarray, signs: np.ndarray) -> np.ndarray:
 class SingleText:
     """`embed(text, out)`: one text into a float32 row, as `HashingEmbedder` embeds it."""
 
-    def __init__(self, token_keys: Callable[[str], np.ndarray], packed: np.ndarray, n_buckets: int,
+    def __init__(self, token_keys: Callable[[str], list[int]], packed: np.ndarray, n_buckets: int,
                  word_factor: float, char_factor: float) -> None:
         for f in (word_factor, char_factor):
             if math.frexp(f)[0] != 0.5:
                 raise ValueError(f"block factors must be powers of two (exact division), got {f}")
         self._word_div, self._char_div = 1.0 / word_factor, 1.0 / char_factor
-        self._cut = np.uint64(n_buckets) << _U36   # char keys (block 1) from here
-        self._mask = np.uint64(n_buckets - 1)
+        self._cut = np.uint64(n_buckets << _SHIFT)   # char keys (block 1) from here
+        self._mask = n_buckets - 1
         self._log = log_table()
-        self._token_keys, self._packed = token_keys, packed
+        self._token_keys = token_keys
+        self._packed = array.array("Q")   # ints by plain indexing, 8 bytes a bucket
+        self._packed.frombytes(np.ascontiguousarray(packed, dtype=np.uint64).tobytes())
         self._cache: dict[str, np.ndarray] = {}   # token -> its features (bounded, see `_features`)
         self._lock = threading.Lock()
 
@@ -81,15 +87,16 @@ class SingleText:
         get = self._cache.get
         out = [get(raw) for raw in tokens]
         missing = [i for i, got in enumerate(out) if got is None]
-        if missing:
-            keys = [self._token_keys(tokens[i]) for i in missing]
-            flat = np.concatenate(keys).astype(np.uint64)
-            flat = (flat << _U36) | self._packed[flat & self._mask]
-            flat.setflags(write=False)
-            stop = 0
-            for i, k in zip(missing, keys):
-                start, stop = stop, stop + k.size
-                out[i] = self._cache[tokens[i]] = flat[start:stop]
+        if missing:   # plain ints, one array for all of them: numpy calls cost more than these few keys
+            packed, mask, flat, spans = self._packed, self._mask, [], []
+            for i in missing:
+                keys = self._token_keys(tokens[i])
+                spans.append((i, len(flat), len(flat) + len(keys)))
+                flat.extend(k << _SHIFT | packed[k & mask] for k in keys)
+            arr = np.array(flat, dtype=FEATURE)
+            arr.setflags(write=False)
+            for i, start, stop in spans:
+                out[i] = self._cache[tokens[i]] = arr[start:stop]
             if len(self._cache) > TOKENS_CACHED:
                 self._evict()
         return out
@@ -106,18 +113,17 @@ class SingleText:
         if not tokens:
             return
         arrays = self._features(tokens)
-        arrays.append(_SENTINEL)
+        arrays.insert(0, _LOW)
+        arrays.append(_HIGH)
         k = np.concatenate(arrays)
-        n = k.size - 1
+        n = k.size - 2
         if not n:
             return
         k.sort()
-        first = np.empty(n + 1, dtype=bool)   # first[i]: k[i] starts a run (the sentinel closes the last)
-        first[0] = True
-        np.not_equal(k[1:], k[:-1], out=first[1:])
-        starts = np.flatnonzero(first)
-        counts = starts[1:] - starts[:-1]
-        u = k[starts[:-1]]
+        # the sentinels bound every run: ends[0] is the low one, ends[j] the last index of distinct value j
+        ends = np.flatnonzero(k[1:] != k[:-1])
+        counts = ends[1:] - ends[:-1]
+        u = k[ends[1:]]
         w = self._log[counts] if n < LOG_ENTRIES else 1.0 + np.log(counts.astype(np.float64))
         cut = int(np.searchsorted(u, self._cut))
         sq = w * w
@@ -125,8 +131,10 @@ class SingleText:
             w[:cut] /= math.sqrt(np.add.reduce(sq[:cut])) * self._word_div
         if cut < w.size:
             w[cut:] /= math.sqrt(np.add.reduce(sq[cut:])) * self._char_div
-        cols = (u & _LOW32).astype(np.uint32).view(np.uint8)
-        vec = np.bincount(cols, weights=(_SIGNS[(u >> _U32) & _NIBBLE] * w[:, None]).ravel(), minlength=out.size)
+        b = u.view(np.uint8).reshape(-1, 8)   # little-endian bytes: 0-3 the columns, 4 the sign bits
+        signs = _SIGNS[b[:, 4]]
+        signs *= w[:, None]
+        vec = np.bincount(b[:, :4].ravel(), weights=signs.ravel(), minlength=out.size)
         norm = math.sqrt(np.add.reduce(vec * vec))
         if norm > 0:
             np.divide(vec, norm, out=out, casting="unsafe")
