@@ -122,8 +122,9 @@ class VectorCache(RowSync, RowSelections, IndexedSearch):
 
     def _append(self, keys: np.ndarray, rows: np.ndarray, tags: np.ndarray) -> None:
         with self._lock, self._files.locked():
-            self._files.repair(self._n)  # a writer that crashed mid-append would misalign every later row
-            self._sync()                 # rows another process appended first are read (and checked) as usual
+            # a writer that crashed mid-append would misalign every later row; rows another process
+            # appended first are read (and checked) as usual
+            self._sync(self._files.repair(self._n))
             rows = np.ascontiguousarray(rows, dtype="<f4")
             self._files.append(keys, rows, tags)
             # ours are indexed from memory, as written: the bytes just written are these
