@@ -42,6 +42,7 @@ TEXTS_PER_PASS = 4096   # texts keyed, sorted and projected together (their keys
 
 _crc32 = zlib.crc32
 _GRAM_CRC = zlib.crc32(b"c\0")
+_BUCKET_MASK = N_BUCKETS - 1   # N_BUCKETS is a power of two: `& mask` is `% N_BUCKETS`
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -49,15 +50,21 @@ def _word_bucket(word: str) -> int:
     return zlib.crc32(b"w\0" + word.encode("utf-8")) % N_BUCKETS
 
 
-def _gram_list(part: str) -> list[int]:
+@functools.lru_cache(maxsize=256)
+def _gram_slices(length: int) -> tuple[slice, ...]:
+    """The slices of a padded part of `length` characters that are its 3-, 4- and 5-grams, in that order."""
+    return tuple(slice(i, i + n) for n in NGRAMS for i in range(length - n + 1))
+
+
+def _gram_list(part: str, block: int = 0) -> list[int]:
     """Buckets of the 3-5 character n-grams of `part` padded with one space each side: CRC-32 of
-    b"c\0" + the gram's UTF-8, continued from the prefix's CRC (ASCII grams sliced from the encoded part)."""
+    b"c\0" + the gram's UTF-8, continued from the prefix's CRC (ASCII grams sliced from the encoded part),
+    mod the bucket count; `block` (N_BUCKETS for the char block's keys) is or-ed in."""
     padded = f" {part} "
     if padded.isascii():
         b = padded.encode("ascii")
-        return [_crc32(b[i: i + n], _GRAM_CRC) % N_BUCKETS for n in NGRAMS for i in range(len(b) - n + 1)]
-    return [_crc32(padded[i: i + n].encode("utf-8"), _GRAM_CRC) % N_BUCKETS
-            for n in NGRAMS for i in range(len(padded) - n + 1)]
+        return [_crc32(b[s], _GRAM_CRC) & _BUCKET_MASK | block for s in _gram_slices(len(b))]
+    return [_crc32(padded[s].encode("utf-8"), _GRAM_CRC) & _BUCKET_MASK | block for s in _gram_slices(len(padded))]
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -79,7 +86,7 @@ def _sublinear(buckets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _part_keys(part: str) -> tuple[int, ...]:
     """A part's feature keys: its word bucket (of the stemmed part), then its n-gram buckets offset into the
     char block. Plain ints: a new token's keys become one array, not a few small ones per part."""
-    return (_word_bucket(stem(part)), *[g + N_BUCKETS for g in _gram_list(part)])
+    return (_word_bucket(stem(part)), *_gram_list(part, N_BUCKETS))
 
 
 def token_key_list(raw: str) -> list[int]:
