@@ -162,7 +162,7 @@ class HashingEmbedder:
         self._signs_word = np.ascontiguousarray(self._signs).view(np.int32).reshape(-1)
         # one text: token features with their projection attached (hashing_single.py), for <= 256 dims
         self._single = None if dim > 256 else SingleText(
-            token_key_list, packed_projection(self._cols_small, self._signs), N_BUCKETS, self._scale,
+            token_terms, _part_keys, _word_bucket, packed_projection(self._cols_small, self._signs), N_BUCKETS, self._scale,
             CHAR_WEIGHT * self._scale)
 
     def embed(self, texts: list[str]) -> np.ndarray:

@@ -65,34 +65,51 @@ def packed_projection(cols: np.ndarray, signs: np.ndarray) -> np.ndarray:
 class SingleText:
     """`embed(text, out)`: one text into a float32 row, as `HashingEmbedder` embeds it."""
 
-    def __init__(self, token_keys: Callable[[str], list[int]], packed: np.ndarray, n_buckets: int,
-                 word_factor: float, char_factor: float) -> None:
+    def __init__(self, token_terms: Callable[[str], tuple[str | None, tuple[str, ...]]],
+                 part_keys: Callable[[str], tuple[int, ...]], word_bucket: Callable[[str], int],
+                 packed: np.ndarray, n_buckets: int, word_factor: float, char_factor: float) -> None:
+        """`token_terms`, `part_keys` and `word_bucket` are hashing-v1's: a token's (compound, parts), a
+        part's keys, a compound's word bucket; `packed` is `packed_projection` of its table."""
         for f in (word_factor, char_factor):
             if math.frexp(f)[0] != 0.5:
                 raise ValueError(f"block factors must be powers of two (exact division), got {f}")
         self._word_div, self._char_div = 1.0 / word_factor, 1.0 / char_factor
         self._cut = np.uint64(n_buckets << _SHIFT)   # char keys (block 1) from here
-        self._mask = n_buckets - 1
         self._log = log_table()
-        self._token_keys = token_keys
-        self._packed = array.array("Q")   # ints by plain indexing, 8 bytes a bucket
-        self._packed.frombytes(np.ascontiguousarray(packed, dtype=np.uint64).tobytes())
+        table = array.array("Q")   # ints by plain indexing, 8 bytes a bucket
+        table.frombytes(np.ascontiguousarray(packed, dtype=np.uint64).tobytes())
+        mask = n_buckets - 1
+
+        def feature(key: int) -> int:
+            return key << _SHIFT | table[key & mask]
+
+        @functools.lru_cache(maxsize=TOKENS_CACHED)
+        def part_features(part: str) -> tuple[int, ...]:
+            return tuple(map(feature, part_keys(part)))
+
+        self._token_terms, self._part_features = token_terms, part_features
+        self._compound_feature = lambda compound: feature(word_bucket(compound))
         self._cache: dict[str, np.ndarray] = {}   # token -> its features (bounded, see `_features`)
         self._lock = threading.Lock()
 
     def _features(self, tokens: list[str]) -> list[np.ndarray]:
-        """Each token's features: cached ones as they are, the others computed in one go (about five numpy
-        calls for all of a text's new tokens, not one set per token) and cached. Past `TOKENS_CACHED`
-        tokens the oldest quarter is dropped (first in, first out)."""
+        """Each token's features: cached ones as they are, the others made in one array for all of
+        them from their parts' cached features (plain ints: numpy calls cost more than these few keys),
+        then cached. Past `TOKENS_CACHED` tokens the oldest quarter is dropped (first in, first out)."""
         get = self._cache.get
         out = [get(raw) for raw in tokens]
         missing = [i for i, got in enumerate(out) if got is None]
-        if missing:   # plain ints, one array for all of them: numpy calls cost more than these few keys
-            packed, mask, flat, spans = self._packed, self._mask, [], []
+        if missing:
+            flat: list[int] = []
+            spans = []
             for i in missing:
-                keys = self._token_keys(tokens[i])
-                spans.append((i, len(flat), len(flat) + len(keys)))
-                flat.extend(k << _SHIFT | packed[k & mask] for k in keys)
+                start = len(flat)
+                compound, parts = self._token_terms(tokens[i])
+                for part in parts:
+                    flat.extend(self._part_features(part))
+                if compound is not None:
+                    flat.append(self._compound_feature(compound))
+                spans.append((i, start, len(flat)))
             arr = np.array(flat, dtype=FEATURE)
             arr.setflags(write=False)
             for i, start, stop in spans:
