@@ -27,9 +27,10 @@ import zlib
 
 import numpy as np
 
-from reference.embed.hashing_single import SingleText, log_table, packed_projection
+from reference.embed.hashing_single import SingleText, log_table
 from reference.embed.projection import projection_table
 from reference.embed.protocol import embed_input
+from reference.embed.token_features import SHIFT, TokenFeatures, packed_projection
 from reference.embed.tokenize import code_terms, compound_tokens, stem, token_terms
 
 N_BUCKETS = 1 << 18
@@ -107,20 +108,28 @@ def _token_keys(raw: str) -> np.ndarray:
     return out
 
 
-def _batch_keys(texts: list[str]) -> np.ndarray:
+def _batch_keys(texts: list[str], features: TokenFeatures | None) -> np.ndarray:
     """Every feature of every text as one uint32 key `text << 19 | block << 18 | bucket`, repeats kept
     (at most `TEXTS_PER_PASS` texts, so the key fits 32 bits).
 
     The order of the keys does not matter (they are sorted and counted next), so each token's
-    cached keys go into one concatenation for the whole batch instead of a few arrays per text."""
-    per_text = [[_token_keys(raw) for raw in compound_tokens(text)] for text in texts]
-    flat = [a for arrays in per_text for a in arrays]
-    if not flat:
+    cached keys go into one concatenation for the whole batch instead of a few arrays per text.
+    The keys come from the tokens' cached features (`token_features.py`, shared with single texts)
+    where there are some, else (more than 256 dims) from `_token_keys`."""
+    per_text = [compound_tokens(text) for text in texts]
+    tokens = [raw for text_tokens in per_text for raw in text_tokens]
+    if not tokens:
         return np.zeros(0, dtype=np.uint32)
+    if features is None:
+        flat = [_token_keys(raw) for raw in tokens]
+        keys = np.concatenate(flat)
+    else:   # one call: the batch's new tokens are made in one array
+        flat = features.of(tokens)
+        keys = (np.concatenate(flat) >> np.uint64(SHIFT)).astype(np.uint32)
     lens = np.fromiter((a.size for a in flat), dtype=np.int64, count=len(flat))
     owner = np.repeat(np.arange(len(texts), dtype=np.uint32) << np.uint32(19),
                       np.fromiter(map(len, per_text), dtype=np.int64, count=len(per_text)))
-    return np.concatenate(flat) | np.repeat(owner, lens)
+    return keys | np.repeat(owner, lens)
 
 
 def _counted(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -160,10 +169,12 @@ class HashingEmbedder:
         self._scale = float(np.abs(self._vals[0, 0]))
         self._cols_word = np.ascontiguousarray(self._cols_small).view(np.uint32).reshape(-1)   # used when uint8
         self._signs_word = np.ascontiguousarray(self._signs).view(np.int32).reshape(-1)
-        # one text: token features with their projection attached (hashing_single.py), for <= 256 dims
-        self._single = None if dim > 256 else SingleText(
-            token_terms, _part_keys, _word_bucket, packed_projection(self._cols_small, self._signs), N_BUCKETS, self._scale,
-            CHAR_WEIGHT * self._scale)
+        # tokens' features with their projection attached (token_features.py), read by both paths, and
+        # the single-text path (hashing_single.py); a bucket's columns must fit a byte: <= 256 dims
+        self._features = None if dim > 256 else TokenFeatures(
+            token_terms, _part_keys, _word_bucket, packed_projection(self._cols_small, self._signs), N_BUCKETS)
+        self._single = None if self._features is None else SingleText(
+            self._features, N_BUCKETS, self._scale, CHAR_WEIGHT * self._scale)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """(len(texts), dim) float32, rows L2-normalised (zero rows for texts without words).
@@ -183,7 +194,7 @@ class HashingEmbedder:
 
     def _embed_into(self, texts: list[str], out: np.ndarray) -> None:
         n = len(texts)
-        keys = _batch_keys(texts)
+        keys = _batch_keys(texts, self._features)
         if not keys.size:
             return
         # one (text, block, bucket) key per feature: sorted, it orders each text's word buckets, then its chars
