@@ -135,7 +135,7 @@ def _batch_keys(texts: list[str], features: TokenFeatures | None) -> np.ndarray:
 def _counted(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(distinct keys ascending, how often each occurs): `np.unique(keys, return_counts=True)`
     without its general-purpose steps (about 2x faster on a batch's few hundred thousand keys)."""
-    keys = np.sort(keys)
+    keys = np.sort(keys, kind="stable")   # the same order (integers); measured faster on a batch's keys
     first = np.empty(keys.size, dtype=bool)
     first[0] = True
     np.not_equal(keys[1:], keys[:-1], out=first[1:])
