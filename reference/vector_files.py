@@ -208,7 +208,8 @@ def _weights(dim: int) -> np.ndarray:
 
 
 def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        n = os.write(fd, view)
-        view = view[n:]
+    n = os.write(fd, data)   # a regular file takes it whole but for a full disk or a signal
+    if n < len(data):
+        view = memoryview(data)[n:]
+        while view:
+            view = view[os.write(fd, view):]

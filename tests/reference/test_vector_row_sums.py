@@ -19,3 +19,18 @@ def test_one_row_sums_as_in_a_batch(key, tag, seed, dim):
     both = row_sums(keys, rows, tags)
     assert row_sums(keys[:1], rows[:1], tags[:1]).tolist() == [both[0]]
     assert row_sums(keys[1:], rows[1:], tags[1:]).tolist() == [both[1]]
+
+
+def test_a_short_write_is_finished(tmp_path, monkeypatch):
+    """`os.write` may take part of the bytes (a signal, a nearly full disk): the rest follows."""
+    import os
+
+    from reference import vector_files
+    real = os.write
+    monkeypatch.setattr(vector_files.os, "write", lambda fd, data: real(fd, bytes(data[:3])))
+    fd = os.open(tmp_path / "f", os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        vector_files._write_all(fd, b"0123456789abcdef")
+    finally:
+        os.close(fd)
+    assert (tmp_path / "f").read_bytes() == b"0123456789abcdef"
