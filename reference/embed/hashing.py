@@ -167,8 +167,11 @@ class HashingEmbedder:
         self._cols_small = self._cols.astype(np.min_scalar_type(dim - 1))
         self._signs = np.sign(self._vals).astype(np.int8)
         self._scale = float(np.abs(self._vals[0, 0]))
-        self._cols_word = np.ascontiguousarray(self._cols_small).view(np.uint32).reshape(-1)   # used when uint8
-        self._signs_word = np.ascontiguousarray(self._signs).view(np.int32).reshape(-1)
+        # a bucket's 4 columns (uint8 up to 256 dims) and 4 signs as one 4-byte word each, for 1-D takes
+        self._cols_word = self._signs_word = None
+        if self._cols_small.dtype == np.uint8 and NNZ == 4:
+            self._cols_word = np.ascontiguousarray(self._cols_small).view(np.uint32).reshape(-1)
+            self._signs_word = np.ascontiguousarray(self._signs).view(np.int32).reshape(-1)
         # tokens' features with their projection attached (token_features.py), read by both paths, and
         # the single-text path (hashing_single.py); a bucket's columns must fit a byte: <= 256 dims
         self._features = None if dim > 256 else TokenFeatures(
@@ -221,7 +224,7 @@ class HashingEmbedder:
     def _gather(self, buckets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(columns, signs) of each bucket, (n, NNZ): one 1-D take of 4-byte words where a bucket's four
         columns fit a byte each (2-D fancy indexing costs about 3x more per row)."""
-        if self._cols_small.dtype != np.uint8:
+        if self._cols_word is None:
             return self._cols_small[buckets], self._signs[buckets]
         return (self._cols_word.take(buckets).view(np.uint8).reshape(-1, NNZ),
                 self._signs_word.take(buckets).view(np.int8).reshape(-1, NNZ))

@@ -49,7 +49,7 @@ class TokenFeatures:
 
     def of(self, tokens: list[str]) -> list[np.ndarray]:
         """Each token's features: cached ones as they are, the others made in one array for all of
-        them (their parts' cached keys, then one gather from the packed table), then cached. Past `TOKENS_CACHED` tokens the oldest quarter is dropped (first in, first out)."""
+        them (their parts' cached keys, then one gather from the packed table), then cached (`_keep`)."""
         get = self._cache.get
         out = [get(raw) for raw in tokens]
         missing: dict[str, None] = {}   # each new token once, however often the call holds it
@@ -71,14 +71,16 @@ class TokenFeatures:
             arr = (arr << np.uint64(SHIFT)) | self._packed[arr & self._mask]
             arr.setflags(write=False)
             made = {raw: arr[start:stop] for raw, start, stop in spans}
-            self._cache.update(made)
+            self._keep(made)
             out = [made[raw] if got is None else got for raw, got in zip(tokens, out)]
-            if len(self._cache) > TOKENS_CACHED:
-                self._evict()
         return out
 
-    def _evict(self) -> None:
-        with self._lock:   # another thread may be evicting too: pop with a default, never a KeyError
-            for raw in list(itertools.islice(self._cache, max(0, len(self._cache) - TOKENS_CACHED * 3 // 4))):
-                self._cache.pop(raw, None)
-
+    def _keep(self, made: dict[str, np.ndarray]) -> None:
+        """Cache new tokens; past `TOKENS_CACHED` drop the oldest quarter (first in, first out). Writers
+        take the lock (a dict must not change size while it is iterated); readers only `get`."""
+        with self._lock:
+            self._cache.update(made)
+            excess = len(self._cache) - TOKENS_CACHED
+            if excess > 0:
+                for raw in list(itertools.islice(self._cache, excess + TOKENS_CACHED // 4)):
+                    del self._cache[raw]
