@@ -30,7 +30,7 @@ import numpy as np
 from reference.embed.hashing_single import SingleText, log_table
 from reference.embed.projection import projection_table
 from reference.embed.protocol import embed_input
-from reference.embed.token_features import SHIFT, TokenFeatures, packed_projection
+from reference.embed.token_features import FEATURE, SHIFT, TokenFeatures, packed_projection
 from reference.embed.tokenize import code_terms, compound_tokens, stem, token_terms
 
 N_BUCKETS = 1 << 18
@@ -123,10 +123,11 @@ def _batch_keys(texts: list[str], features: TokenFeatures | None) -> np.ndarray:
     if features is None:
         flat = [_token_keys(raw) for raw in tokens]
         keys = np.concatenate(flat)
+        lens = np.fromiter((a.size for a in flat), dtype=np.int64, count=len(flat))
     else:   # one call: the batch's new tokens are made in one array
         flat = features.of(tokens)
-        keys = (np.concatenate(flat) >> np.uint64(SHIFT)).astype(np.uint32)
-    lens = np.fromiter((a.size for a in flat), dtype=np.int64, count=len(flat))
+        keys = (np.frombuffer(b"".join(flat), dtype=FEATURE) >> np.uint64(SHIFT)).astype(np.uint32)
+        lens = np.fromiter(map(len, flat), dtype=np.int64, count=len(flat)) // 8
     owner = np.repeat(np.arange(len(texts), dtype=np.uint32) << np.uint32(19),
                       np.fromiter(map(len, per_text), dtype=np.int64, count=len(per_text)))
     return keys | np.repeat(owner, lens)

@@ -24,8 +24,8 @@ from reference.embed.token_features import FEATURE, SHIFT, TokenFeatures
 from reference.embed.tokenize import compound_tokens
 
 LOG_ENTRIES = 1 << 12   # counts tabled; a text with more features than this computes its logs directly
-_LOW = np.zeros(1, dtype=FEATURE)   # below every feature (a bucket's 4 distinct columns are never all 0)
-_HIGH = np.array([np.iinfo(np.uint64).max], dtype=FEATURE)   # above every feature: keys are < 2^19
+_LOW = bytes(8)   # below every feature (a bucket's 4 distinct columns are never all 0)
+_HIGH = b"\xff" * 8   # above every feature: keys are < 2^19
 # row n: the four signs whose bits (1 = negative) are n
 _SIGNS = np.array([[-1.0 if n >> j & 1 else 1.0 for j in range(4)] for n in range(16)])
 
@@ -57,14 +57,10 @@ class SingleText:
         tokens = compound_tokens(text)
         if not tokens:
             return
-        arrays = self._features(tokens)
-        arrays.insert(0, _LOW)
-        arrays.append(_HIGH)
-        k = np.concatenate(arrays)
+        k = np.sort(np.frombuffer(b"".join([_LOW, *self._features(tokens), _HIGH]), dtype=FEATURE))
         n = k.size - 2
         if not n:
             return
-        k.sort()
         # the sentinels bound every run: ends[0] is the low one, ends[j] the last index of distinct value j
         ends = np.flatnonzero(k[1:] != k[:-1])
         counts = ends[1:] - ends[:-1]

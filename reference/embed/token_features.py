@@ -35,7 +35,10 @@ def packed_projection(cols: np.ndarray, signs: np.ndarray) -> np.ndarray:
 
 
 class TokenFeatures:
-    """`of(tokens)`: each token's features (read-only `FEATURE` arrays), cached per token and per part."""
+    """`of(tokens)`: each token's features as the bytes of a `FEATURE` array, cached per token.
+
+    Bytes, not arrays: a text's features are then one `b"".join` and one `np.frombuffer`, and a cached
+    token is one compact object (measured: a batch of 300 real texts 62-67 -> 57-60 µs a text)."""
 
     def __init__(self, token_terms: Callable[[str], tuple[str | None, tuple[str, ...]]],
                  part_keys: Callable[[str], tuple[int, ...]], word_bucket: Callable[[str], int],
@@ -44,10 +47,10 @@ class TokenFeatures:
         part's keys, a compound's word bucket; `packed` is `packed_projection` of its table."""
         self._packed, self._mask = packed, np.uint64(n_buckets - 1)
         self._token_terms, self._part_keys, self._word_bucket = token_terms, part_keys, word_bucket
-        self._cache: dict[str, np.ndarray] = {}   # token -> its features (bounded, see `of`)
+        self._cache: dict[str, bytes] = {}   # token -> its features (bounded, see `of`)
         self._lock = threading.Lock()
 
-    def of(self, tokens: list[str]) -> list[np.ndarray]:
+    def of(self, tokens: list[str]) -> list[bytes]:
         """Each token's features: cached ones as they are, the others made in one array for all of
         them (their parts' cached keys, then one gather from the packed table), then cached (`_keep`)."""
         get = self._cache.get
@@ -68,14 +71,13 @@ class TokenFeatures:
                     keys.append(self._word_bucket(compound))
                 spans.append((raw, start, len(keys)))
             arr = np.array(keys, dtype=FEATURE)
-            arr = (arr << np.uint64(SHIFT)) | self._packed[arr & self._mask]
-            arr.setflags(write=False)
-            made = {raw: arr[start:stop] for raw, start, stop in spans}
+            raw_bytes = ((arr << np.uint64(SHIFT)) | self._packed[arr & self._mask]).astype(FEATURE).tobytes()
+            made = {raw: raw_bytes[8 * start: 8 * stop] for raw, start, stop in spans}
             self._keep(made)
             out = [made[raw] if got is None else got for raw, got in zip(tokens, out)]
         return out
 
-    def _keep(self, made: dict[str, np.ndarray]) -> None:
+    def _keep(self, made: dict[str, bytes]) -> None:
         """Cache new tokens; past `TOKENS_CACHED` drop the oldest quarter (first in, first out). Writers
         take the lock (a dict must not change size while it is iterated); readers only `get`."""
         with self._lock:

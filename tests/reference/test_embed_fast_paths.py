@@ -50,7 +50,7 @@ def test_tokens_past_the_cache_bound_are_dropped_and_vectors_stay_the_same(monke
 def test_a_text_with_more_features_than_the_log_table_computes_its_logs():
     e = HashingEmbedder()
     text = "refresh_token " * 200 + " ".join(f"w{i}" for i in range(300))
-    assert len(e._features.of(["refresh_token"])[0]) * 200 > hashing_single.LOG_ENTRIES
+    assert len(e._features.of(["refresh_token"])[0]) // 8 * 200 > hashing_single.LOG_ENTRIES   # 8 bytes a feature
     assert np.array_equal(_bits(e.embed([text])[0]), _bits(e._embed_one(text)))
 
 
