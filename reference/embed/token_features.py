@@ -55,11 +55,9 @@ class TokenFeatures:
         them (their parts' cached keys, then one gather from the packed table), then cached (`_keep`)."""
         get = self._cache.get
         out = [get(raw) for raw in tokens]
-        missing: dict[str, None] = {}   # each new token once, however often the call holds it
-        for raw, got in zip(tokens, out):
-            if got is None:
-                missing[raw] = None
-        if missing:
+        if None in out:
+            # each new token once, however often the call holds it
+            missing = dict.fromkeys(raw for raw, got in zip(tokens, out) if got is None)
             keys: list[int] = []
             spans = []
             for raw in missing:
