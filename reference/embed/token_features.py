@@ -26,10 +26,9 @@ def packed_projection(cols: np.ndarray, signs: np.ndarray) -> np.ndarray:
     """Per bucket, its 4 columns (bytes 0-3) and sign bits (bits 32-35, 1 = negative) as one uint64."""
     if cols.shape[1] != 4 or int(cols.max()) > 255:
         raise ValueError("the packed projection needs 4 columns per bucket, each below 256")
-    place = np.arange(4, dtype=np.uint64)
-    low = (cols.astype(np.uint64) << (place * np.uint64(8))).sum(axis=1, dtype=np.uint64)
-    bits = ((signs < 0).astype(np.uint64) << place).sum(axis=1, dtype=np.uint64)
-    out = low | (bits << np.uint64(32))
+    low = np.ascontiguousarray(cols, dtype=np.uint8).view("<u4").reshape(-1)   # column j in bits 8j..8j+7
+    bits = np.packbits(signs < 0, axis=1, bitorder="little").reshape(-1)       # sign j in bit j
+    out = low.astype(np.uint64) | (bits.astype(np.uint64) << np.uint64(32))
     out.setflags(write=False)
     return out
 
