@@ -1,8 +1,8 @@
 """Tables that a layer built on the store (knowledge, project memory, ...) adds to tracker.db.
 
 The layers' migrations run in order with the tracker's own; these helpers let a
-layer also create its tables on a database opened before the layer existed. It lives outside `reference.tracker` because the tracker's migrations
-import the layers' schema modules, which import this one.
+layer also create its tables on a database opened before the layer existed. It lives outside `reference.tracker` because the layers' schema modules
+import it while the `reference` package initialises (`schema_steps.py`).
 """
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 Packages such as `reference.graph` keep their `__init__` free of imports so
 that importing one part (the mmap snapshot reader, a schema module that the
-tracker's migrations need) does not pull in the rest (LMDB, the store).
+schema steps need) does not pull in the rest (LMDB, the store).
 """
 from __future__ import annotations
 

@@ -6,8 +6,8 @@ with relevance decay and hot/warm/cold layers, and the seed's hybrid search;
 `NoteWatcher` indexes a folder of notes as memories. Every rule and
 threshold is documented in reference/knowledge/README.md.
 
-Names are imported lazily: the tracker's migration list imports
-`reference.knowledge.schema`, which must not pull in the store.
+Names are imported lazily: `reference/schema_steps.py` imports
+`reference.knowledge.schema` while the package initialises, which must not pull in the store.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The seed 001 tables in `tracker.db`: entities, mentions, relationships, temporal data, layers.
 
-`knowledge_schema` is the tracker migration (appended to
-`reference.tracker.migrations.MIGRATIONS`); every statement is
+`knowledge_schema` is a tracker migration (v3; registered in order by
+`reference/schema_steps.py`); every statement is
 `IF NOT EXISTS`, so `ensure_schema` can run it again on a store whose
 tracker was created before the migration existed. Columns follow the seed
 with two deliberate changes: no `DEFAULT CURRENT_TIMESTAMP` (the layer

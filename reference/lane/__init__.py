@@ -7,8 +7,8 @@
     lane.feedback(entry.id, "helpful")
     block = lane.inject("auth token refresh", session_id="s1").block
 
-Names are loaded lazily: `tracker/migrations.py` imports `reference.lane.schema`
-while the tracker package is still initialising, so this package must not
+Names are loaded lazily: `reference/schema_steps.py` imports `reference.lane.schema`
+while the `reference` package is still initialising, so this package must not
 import the store when it is first imported.
 """
 from __future__ import annotations

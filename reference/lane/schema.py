@@ -1,7 +1,7 @@
-"""The Memory Lane tables in `tracker.db`, added by one migration (appended to `tracker/migrations.py`).
+"""The Memory Lane tables in `tracker.db`, added by one migration (v4, registered by `reference/schema_steps.py`).
 
-This module imports nothing from the store: the tracker imports it while it
-initialises.
+This module imports nothing from the store: the `reference` package imports it
+(through `schema_steps`) while it initialises.
 """
 from __future__ import annotations
 

@@ -4,8 +4,8 @@
 `read_dataset` + `ingest_history` load a history; `hook` is the post-commit
 hook. Formats and decisions: reference/project/README.md.
 
-Names are imported lazily: the tracker's migration list imports
-`reference.project.schema`, which must not pull in the store.
+Names are imported lazily: `reference/schema_steps.py` imports
+`reference.project.schema` while the package initialises, which must not pull in the store.
 """
 from __future__ import annotations
 

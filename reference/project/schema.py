@@ -1,7 +1,7 @@
 """The seed 002 tables in `tracker.db`: branches, commits and the documents of the project layer.
 
-`project_schema` is the tracker migration (appended to
-`reference.tracker.migrations.MIGRATIONS`); every statement is
+`project_schema` is a tracker migration (v5; registered in order by
+`reference/schema_steps.py`); every statement is
 `IF NOT EXISTS`, so `ensure_schema` can run it on a tracker created before
 the migration existed. Columns are documented in reference/project/README.md.
 """

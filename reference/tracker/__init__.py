@@ -5,11 +5,11 @@ from reference.tracker.connections import TrackerClosed
 from reference.tracker.filters import InvalidFilter, MemoryFilter, check_where_metadata, fts_match
 from reference.tracker.keys_table import KIND_OF_NAMESPACE, KeysTable
 from reference.tracker.memories_table import MemoriesTable
-from reference.tracker.migrations import LATEST, MIGRATIONS, SchemaTooNew
+from reference.tracker.migrations import LATEST, SchemaTooNew
 from reference.tracker.tracker import Tracker
 
 __all__ = [
     "ChunkRow", "CodeTables", "FileRow", "SymbolRow", "from_db", "to_db", "TrackerClosed", "InvalidFilter",
     "MemoryFilter", "check_where_metadata", "fts_match", "KIND_OF_NAMESPACE", "KeysTable", "MemoriesTable",
-    "LATEST", "MIGRATIONS", "SchemaTooNew", "Tracker",
+    "LATEST", "SchemaTooNew", "Tracker",
 ]

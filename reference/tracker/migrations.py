@@ -1,6 +1,6 @@
 """The versioned `tracker.db` schema: `PRAGMA user_version` + ordered migrations.
 
-`MIGRATIONS[i]` takes a database at version `i` to version `i + 1`. Version 1
+`steps()[i]` takes a database at version `i` to version `i + 1`. Version 1
 is the seed 000 §3.1 baseline (keys, files, symbols, chunks with their code
 FTS, memories with exactly the seed's columns); version 2 adds what later
 seeds need (memories.metadata, the memory FTS index, files.mode); v3-v5 are
@@ -9,6 +9,11 @@ indexes no query reads (lean_indexes.py); v8 keys two knowledge tables by docume
 (target, type). Opening a
 file runs the missing steps in one transaction; a file newer than this code
 is refused rather than guessed at.
+
+The tracker never imports the layers built on it: each step is registered
+(`register_step`) by `reference/schema_steps.py`, the one list of every
+version in order, which the `reference` package imports first. A step left
+unregistered is an error on open, not a silently older schema.
 """
 from __future__ import annotations
 
@@ -16,11 +21,6 @@ import sqlite3
 from collections.abc import Callable
 
 from reference.errors import StoreError
-from reference.knowledge.schema import index_relationships_by_target_type, key_by_document, knowledge_schema
-from reference.lane.schema import lane_v1
-from reference.project.schema import project_schema
-from reference.tracker.lean_indexes import drop_unread_indexes
-from reference.tracker.rowsum import add_row_sums
 
 FTS_TOKENIZER = "porter unicode61 remove_diacritics 2"
 
@@ -29,7 +29,8 @@ class SchemaTooNew(StoreError):
     """tracker.db was written by a newer version of this code."""
 
 
-def _v1(conn: sqlite3.Connection) -> None:
+def tracker_v1(conn: sqlite3.Connection) -> None:
+    """Seed 000 §3.1 baseline: keys, files, symbols, chunks and their code FTS, memories."""
     conn.executescript(
         f"""
         CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -71,7 +72,8 @@ def _v1(conn: sqlite3.Connection) -> None:
     )
 
 
-def _v2(conn: sqlite3.Connection) -> None:
+def tracker_v2(conn: sqlite3.Connection) -> None:
+    """memories.metadata, the memory FTS index (filled from the rows), files.mode."""
     conn.executescript(
         f"""
         ALTER TABLE memories ADD COLUMN metadata TEXT NOT NULL DEFAULT '{{}}';
@@ -82,16 +84,27 @@ def _v2(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2]
-MIGRATIONS.append(knowledge_schema)  # v3: seed 001 knowledge tables (reference/knowledge/schema.py)
-MIGRATIONS.append(lane_v1)  # v4: seed 004 Memory Lane feedback and session recalls (reference/lane/schema.py)
-MIGRATIONS.append(project_schema)  # v5: seed 002 project branches, commits, documents (reference/project/schema.py)
-MIGRATIONS.append(add_row_sums)  # v6: issue 11 row checksums on memories, files, symbols, chunks (rowsum.py)
-ROW_SUMS_VERSION = len(MIGRATIONS)
-MIGRATIONS.append(drop_unread_indexes)  # v7: issue 15 fewer pages a write: indexes no query reads (lean_indexes.py)
-MIGRATIONS.append(key_by_document)  # v8: issue 15 temporal_data, memory_layers WITHOUT ROWID (knowledge/schema.py)
-MIGRATIONS.append(index_relationships_by_target_type)  # v9: issue 15 relationships indexed by (target_id, type)
-LATEST = len(MIGRATIONS)
+Step = Callable[[sqlite3.Connection], None]
+LATEST = 9              # the version a store is brought to; every step up to it must be registered
+ROW_SUMS_VERSION = 6    # the first version with row checksums (rowsum.py; verify checks them from here)
+_STEPS: dict[int, Step] = {}   # version a step produces -> the step
+
+
+def register_step(version: int, step: Step) -> None:
+    """Make `step` the migration that takes a database from `version - 1` to `version`."""
+    if not 1 <= version <= LATEST:
+        raise ValueError(f"schema step {version}: versions run from 1 to {LATEST}")
+    if _STEPS.get(version, step) is not step:
+        raise ValueError(f"schema step {version} is already {_STEPS[version].__qualname__}")
+    _STEPS[version] = step
+
+
+def steps() -> list[Step]:
+    """Every step in order (`steps()[i]` takes version `i` to `i + 1`); an error names any unregistered one."""
+    missing = [v for v in range(1, LATEST + 1) if v not in _STEPS]
+    if missing:
+        raise StoreError(f"schema steps {missing} are not registered: import reference.schema_steps")
+    return [_STEPS[v] for v in range(1, LATEST + 1)]
 
 
 def schema_version(conn: sqlite3.Connection) -> int:
@@ -107,9 +120,10 @@ def migrate(conn: sqlite3.Connection, path: str, target: int = LATEST) -> tuple[
             raise SchemaTooNew(
                 f"{path}: schema version {before} is newer than this code understands ({LATEST}); upgrade codemem-bench"
             )
-        for version in range(before, target):
+        todo = steps()[before:target]
+        for version, step in enumerate(todo, start=before):
             # executescript would COMMIT our transaction; run the statements one by one instead.
-            _run_in_tx(conn, MIGRATIONS[version])
+            _run_in_tx(conn, step)
             conn.execute(f"PRAGMA user_version={version + 1}")
         conn.execute("COMMIT")
     except BaseException:

@@ -8,9 +8,9 @@ from reference.knowledge import KnowledgeLayer
 from reference.knowledge.schema import KEYED_BY_DOCUMENT, key_by_document
 from reference.store import MemoryStore
 from reference.tracker import LATEST
-from reference.tracker.migrations import MIGRATIONS
+from reference.tracker.migrations import steps
 
-V7 = MIGRATIONS.index(key_by_document)   # the version the v8 step starts from
+V7 = steps().index(key_by_document)   # the version the v8 step starts from
 
 TEXTS = ["Fixed authClient.refresh() in src/features/auth/session.ts on 2025-03-04",
          "authClient.refresh() races again in src/features/auth/session.ts",

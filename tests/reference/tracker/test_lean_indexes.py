@@ -10,9 +10,9 @@ from reference.store import MemoryStore
 from reference.tracker import LATEST
 from reference.tracker.lean_indexes import UNREAD_INDEXES, drop_unread_indexes
 from reference.knowledge.schema import index_relationships_by_target_type
-from reference.tracker.migrations import MIGRATIONS
+from reference.tracker.migrations import steps
 
-V6 = MIGRATIONS.index(drop_unread_indexes)   # the version the v7 step starts from
+V6 = steps().index(drop_unread_indexes)   # the version the v7 step starts from
 
 # the definitions a v6 store carries (schema v1 and the knowledge layer's tables before v7)
 _V6_INDEXES = {"idx_memories_key_hash": "memories(key_hash)", "idx_rel_source": "relationships(source_id)",
@@ -104,7 +104,7 @@ def test_every_lookup_of_the_write_and_read_paths_searches_an_index(tmp_path):
 def test_a_v8_store_gets_the_target_type_index_in_place_of_the_target_index(tmp_path):
     before = _older_store(tmp_path / "s", ["DROP INDEX idx_rel_target_type",
                                            "CREATE INDEX idx_rel_target ON relationships(target_id)"],
-                          MIGRATIONS.index(index_relationships_by_target_type))
+                          steps().index(index_relationships_by_target_type))
     store, layer = _store(tmp_path / "s")
     conn = store.tracker.conn()
     assert store.tracker.schema_version() == LATEST
