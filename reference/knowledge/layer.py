@@ -133,7 +133,7 @@ class KnowledgeLayer:
             temporal_table.insert_many(conn, [(e.id, d, e.created_at, src, _importance(e.metadata))
                                               for e, (_, (d, src)) in zip(entries, extracted)])
             texts = self._neighbour_rows(conn, near, {e.key_hash for e in entries})
-            known = self._known_entities(conn, ids, [m for m, _ in extracted], texts)
+            known = self._known_entities(conn, ids, [m for m, _ in extracted], texts, near)
             bound, rels = start, []
             for entry, (mentions, _), hs, now in zip(entries, extracted, near, nows):
                 bound += len(mentions)
@@ -161,14 +161,23 @@ class KnowledgeLayer:
         return {h: Neighbour(mid, texts.get(h)) for h, mid in ids.items()}
 
     def _known_entities(self, conn: Any, ids: list[str], mentions: list[list[Any]],
-                        texts: dict[int, "Neighbour"]) -> KnownEntities | None:
-        """Entity ids of the batch (from its extraction) and of its neighbours outside it (one query)."""
+                        texts: dict[int, "Neighbour"], near: list[list[tuple[int, float]]]) -> KnownEntities | None:
+        """Entity ids of the batch (from its extraction) and of the neighbours outside it that a rule reads.
+
+        The rules read a neighbour's entities only to compare subjects above the update threshold
+        (`RelationshipBuilder.build`), and only where the entry itself names a subject, so only
+        those neighbours are queried (one query; most writes have none: no query)."""
         if self._colon_types:
             return None   # an entity's type is then not its id's prefix: let the rules read the table
         known = {d: sorted({m.entity_id for m in ms}) for d, ms in zip(ids, mentions) if ms}
-        batch = set(ids)
-        known.update(entity_table.entity_ids_of(conn, sorted({n.id for n in texts.values()} - batch)))
-        return KnownEntities(known)
+        ks = KnownEntities(known)
+        above = self.builder.update_threshold
+        wanted = {texts[h].id for d, hs in zip(ids, near) if ks.subjects(d)
+                  for h, s in hs if s > above and h in texts} - set(ids)
+        if wanted:
+            known.update(entity_table.entity_ids_of(conn, sorted(wanted)))
+            ks = KnownEntities(known)   # afresh: `subjects` caches per document
+        return ks
 
     def _ingest(self, entry: MemoryEntry, eligible: Callable[[str], bool] | None,
                 cursor: bf.Cursor | None = None) -> list[Relationship]:
