@@ -285,7 +285,7 @@ class KnowledgeLayer:
 
     # -- time ----------------------------------------------------------------------
     def record_access(self, memory_ids: list[str]) -> None:
-        with self.store.tracker.tx() as conn:
+        with self.store.tracker.tx(light=True) as conn:   # a search's bookkeeping: no WAL checkpoint here
             temporal_table.record_access(conn, memory_ids, self.store.clock.now())
 
     def refresh(self) -> dict[str, int]:

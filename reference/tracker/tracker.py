@@ -55,10 +55,11 @@ class Tracker:
         """This thread's connection (autocommit outside `tx()`)."""
         return self._conns.get()
 
-    def tx(self) -> AbstractContextManager[sqlite3.Connection]:
+    def tx(self, *, light: bool = False) -> AbstractContextManager[sqlite3.Connection]:
         """`BEGIN IMMEDIATE` ... `COMMIT` on this thread's connection (rolls back on error); nested calls join
-        the outer one. `Connections.tx` itself, not a generator around it (a write enters three)."""
-        return self._conns.tx()
+        the outer one. `Connections.tx` itself, not a generator around it (a write enters three).
+        `light=True` for a read's bookkeeping: its commit leaves the WAL checkpoint to writes (`Connections.tx`)."""
+        return self._conns.tx(light=light)
 
     # -- conveniences over the tables -------------------------------------------------
     def schema_version(self) -> int:
