@@ -3,9 +3,9 @@
     with batch_page_cache(conn, len(records)):
         with tracker.tx(): ...
 
-A batch of 1,000 memories inserts ~10,000 relationship rows, each into three b-trees keyed by
-random ids (`(source_id, target_id)`, `(target_id, type)` and the table), plus keys and
-memory rows. With SQLite's default 2 MiB cache, the ~2,700 pages such a batch dirties do not
+A batch of 1,000 memories inserts ~10,000 relationship rows, each into the table and two indexes
+keyed by random ids (`(source_id, target_id)`, `(target_id, type)`), plus keys and memory rows
+with their random-id indexes. With SQLite's default 2 MiB cache, the ~2,700 pages such a batch dirties do not
 fit: dirty pages are spilled to the WAL and read back many times within the batch. At 10k
 memories, 10,000 relationship rows: inserts 61 -> 33 ms CPU, `COMMIT` 15 -> 21 ms (the
 pages are written once at the commit instead of spilled), ~20 ms less a batch
