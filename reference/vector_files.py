@@ -121,21 +121,24 @@ class VectorFiles:
         self.legacy = False
         log.info("%s: computed row checksums for %d rows written before vectors.sums existed", self.dir, n)
 
-    def repair(self, known_rows: int) -> None:
-        """Cut the four files back to their last complete row (call with the lock held)."""
-        fds = (self._vfd, self._tfd, self._sfd, self._kfd)
-        vsize, tsize, ssize, ksize = (os.fstat(fd).st_size for fd in fds)
+    def repair(self, known_rows: int) -> int:
+        """Cut the four files back to their last complete row (call with the lock held); return the
+        rows they then hold (`count()`, without asking again)."""
+        fstat = os.fstat
+        vsize, tsize, ssize, ksize = (fstat(self._vfd).st_size, fstat(self._tfd).st_size,
+                                      fstat(self._sfd).st_size, fstat(self._kfd).st_size)
         n = min(ksize // 8, tsize, ssize // 4, (vsize - HEADER_SIZE) // self.row_bytes)
         keep = (HEADER_SIZE + n * self.row_bytes, n, n * 4, n * 8)
+        if (vsize, tsize, ssize, ksize) == keep:
+            return n
         dropped = sum(size - k for size, k in zip((vsize, tsize, ssize, ksize), keep))
-        if not dropped:
-            return
         if n < known_rows:
             raise CorruptData(f"{self.dir}: vector files shrank below the {known_rows} rows already read")
-        for fd, size in zip(fds, keep):
+        for fd, size in zip((self._vfd, self._tfd, self._sfd, self._kfd), keep):
             os.ftruncate(fd, size)
         self.recovered_bytes += dropped
         log.warning("%s: dropped %d bytes of torn vector tail, %d rows kept", self.dir, dropped, n)
+        return n
 
     def append(self, keys: np.ndarray, rows: np.ndarray, tags: np.ndarray) -> None:
         """Write rows, tags, sums, keys in that order (call with the lock held, after `repair`)."""
@@ -184,6 +187,12 @@ class VectorFiles:
 def row_sums(keys: np.ndarray, rows: np.ndarray, tags: np.ndarray) -> np.ndarray:
     """The u32 checksum of each row; `rows` is (n, dim) of any 4-byte dtype, read as its bits."""
     n, dim = rows.shape
+    if n == 1:   # a single write's row: one integer dot product (sums mod 2**64 in any order are the same)
+        w = _weights(dim)
+        total = int(np.dot(np.ascontiguousarray(rows).view("<u4").reshape(-1).astype(np.uint64), w[3:]))
+        key = int(keys[0])
+        total += (key & 0xFFFFFFFF) * int(w[0]) + (key >> 32) * int(w[1]) + int(tags[0]) * int(w[2])
+        return np.array([total & 0xFFFFFFFF], dtype=np.uint32)
     words = np.empty((n, dim + 3), dtype=np.uint64)
     words[:, :2] = np.ascontiguousarray(keys, dtype="<u8").view("<u4").reshape(n, 2)
     words[:, 2] = tags
@@ -199,7 +208,8 @@ def _weights(dim: int) -> np.ndarray:
 
 
 def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        n = os.write(fd, view)
-        view = view[n:]
+    n = os.write(fd, data)   # a regular file takes it whole but for a full disk or a signal
+    if n < len(data):
+        view = memoryview(data)[n:]
+        while view:
+            view = view[os.write(fd, view):]

@@ -127,20 +127,41 @@ class IndexedSearch:
         hit = self._bitmaps.get(key)
         if hit is None:
             mask = self._tag_mask(key)
-            hit = self._bitmaps[key] = (np.packbits(mask, bitorder="little"), int(np.count_nonzero(mask)))
-        return hit
+            packed = np.packbits(mask, bitorder="little")
+            hit = self._bitmaps[key] = (packed, int(np.count_nonzero(mask)), packed)
+        return hit[0], hit[1]
 
     def _extend_bitmaps(self, start: int, died: np.ndarray) -> None:
-        """Rows [start, n) were just indexed and the rows `died` (below `start`) stopped being live."""
-        for key, (bitmap, count) in list(self._bitmaps.items()):
-            grown = np.zeros((self._n + 7) // 8, dtype=np.uint8)
-            grown[: bitmap.size] = bitmap
+        """Rows [start, n) were just indexed and the rows `died` (below `start`) stopped being live.
+
+        Each bitmap is the leading bytes of a buffer with room to grow (doubled when full, its bytes past
+        the rows always zero), changed in place under the lock: a fresh copy per write cost ~34 us at 100k."""
+        size = (self._n + 7) // 8
+        for key, (bitmap, count, buf) in list(self._bitmaps.items()):
+            if buf.size < size:
+                grown = np.zeros(max(size, 2 * buf.size), dtype=np.uint8)
+                grown[: bitmap.size] = bitmap
+                buf = grown
             wanted = _tag_table(key)
             gone = died[wanted[self._tags[died]]]
-            np.bitwise_and.at(grown, gone >> 3, np.uint8(255) ^ (1 << (gone & 7)).astype(np.uint8))
+            _set_bits(buf, gone, False)
             new = start + np.flatnonzero(self._live[start: self._n] & wanted[self._tags[start: self._n]])
-            np.bitwise_or.at(grown, new >> 3, (1 << (new & 7)).astype(np.uint8))
-            self._bitmaps[key] = (grown, count - gone.size + new.size)
+            _set_bits(buf, new, True)
+            self._bitmaps[key] = (buf[:size], count - gone.size + new.size, buf)
+
+
+def _set_bits(buf: np.ndarray, rows: np.ndarray, on: bool) -> None:
+    """Set (or clear) the little-endian bit of each row in a faiss bitmap (one row: no `ufunc.at`)."""
+    if rows.size == 1:
+        r = int(rows[0])
+        bit = 1 << (r & 7)
+        buf[r >> 3] = (int(buf[r >> 3]) | bit) if on else (int(buf[r >> 3]) & (255 ^ bit))
+    elif rows.size:
+        bits = (1 << (rows & 7)).astype(np.uint8)
+        if on:
+            np.bitwise_or.at(buf, rows >> 3, bits)
+        else:
+            np.bitwise_and.at(buf, rows >> 3, np.uint8(255) ^ bits)
 
 
 @functools.lru_cache(maxsize=64)

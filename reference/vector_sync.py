@@ -26,9 +26,11 @@ class RowSync:
             raise corrupt(f"{self.dir}/{{{names}}}", f"row {row} (key {key:#018x})",
                           f"fails its checksum ({len(self.bad_rows)} damaged row(s) in all)")
 
-    def _sync(self) -> None:
-        """Index rows appended since the last look (ours or another process's)."""
-        n_new = self._files.count()
+    def _sync(self, n_new: int | None = None) -> None:
+        """Index rows appended since the last look (ours or another process's); `n_new`: the files' row
+        count when the caller has just read it (with the lock held), else it is read here."""
+        if n_new is None:
+            n_new = self._files.count()
         if n_new <= self._n:
             return
         self._take(*self._files.read(self._n, n_new - self._n))

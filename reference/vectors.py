@@ -100,7 +100,7 @@ class VectorCache(RowSync, RowSelections, IndexedSearch):
                 raise ValueError(f"tags must be in 0..255, got {tags!r}")
         if not np.isfinite(vecs).all():
             raise ValueError("vectors must be finite (found NaN or inf)")
-        norms = np.linalg.norm(vecs, axis=1)
+        norms = np.sqrt(np.add.reduce(vecs * vecs, axis=1))   # np.linalg.norm's own steps, without its wrapper
         if (norms == 0).any():
             raise ValueError(f"cannot store a zero vector (key {int(keys[np.argmax(norms == 0)])})")
         self._append(keys, vecs / norms[:, None], tag_arr.astype(np.uint8))
@@ -122,8 +122,9 @@ class VectorCache(RowSync, RowSelections, IndexedSearch):
 
     def _append(self, keys: np.ndarray, rows: np.ndarray, tags: np.ndarray) -> None:
         with self._lock, self._files.locked():
-            self._files.repair(self._n)  # a writer that crashed mid-append would misalign every later row
-            self._sync()                 # rows another process appended first are read (and checked) as usual
+            # a writer that crashed mid-append would misalign every later row; rows another process
+            # appended first are read (and checked) as usual
+            self._sync(self._files.repair(self._n))
             rows = np.ascontiguousarray(rows, dtype="<f4")
             self._files.append(keys, rows, tags)
             # ours are indexed from memory, as written: the bytes just written are these

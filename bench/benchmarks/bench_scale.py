@@ -21,7 +21,8 @@ The vector cache's index (reference/vector_index.py) is measured against
 the exact path on the same store: recall@10 / @100 of `topk` over 300
 embedded queries and both paths' latency beside the floor; the knowledge
 layer's neighbour lookup (`live_neighbours`) right after a live write and for
-a batch of 1,000, with its top-10 recall. Below the index's threshold (the
+a batch of 1,000, with its top-10 recall, also on real commit and hunk text
+(bench/benchmarks/real_neighbours.py). Below the index's threshold (the
 small scale) the index is forced on from the store's size. With
 CODEMEM_BENCH_REAL_VECTORS=1 the recall is also measured on real text: every
 memory of the large tier's three hunk scenarios (built on first use into the
@@ -336,6 +337,23 @@ def test_neighbour_lookup_per_write(benchmark, built, figures):
                        rounds=30, iterations=1)
     vc.index_min_rows = None
     benchmark.extra_info.update(neighbour_recall=round(mean, 5))
+    assert mean >= 0.999
+
+
+def test_neighbour_recall_real_text(benchmark, tmp_path, figures):
+    """The neighbour lookup's top-10 recall, index against exact, on real commit and hunk text (the shipped
+    histories, bench/benchmarks/real_neighbours.py): all of it (~22k rows, past the index's threshold) from
+    the medium scale on, the first 3,000 texts with the index forced on from 2,000 rows at the small one."""
+    from bench.benchmarks.real_neighbours import neighbour_recall, real_texts
+    from bench.scenario.suites import project_root
+    texts = real_texts(project_root(), None if N >= SCALES["medium"] else 3_000)
+    forced = min(vector_index.INDEX_MIN_ROWS, len(texts) * 2 // 3)
+    mean, worst, lookups, rows = benchmark.pedantic(lambda: neighbour_recall(tmp_path / "v", texts, forced),
+                                                    rounds=1, iterations=1)
+    figures.add(f"neighbour top {VECTOR_CANDIDATES} recall, index vs exact, real text ({lookups:,} lookups, "
+                f"{rows:,} rows)", f"mean {mean:.4f}, worst {worst:.2f}")
+    benchmark.extra_info.update(real_text_neighbour_recall=round(mean, 5), rows=rows)
+    assert mean >= 0.999
 
 
 @pytest.mark.skipif(os.environ.get("CODEMEM_BENCH_REAL_VECTORS") != "1",

@@ -18,14 +18,16 @@ values only when a sum falls within about 1e-16 of a float32 rounding midpoint.
 
 Above the vector cache's index threshold (`vector_index.INDEX_MIN_ROWS`) the candidates
 come from its quantized index instead (`VectorCache.candidate_rows_many`: the
-`oversample(k)` best by 4-bit PQ codes, in one scan for the whole batch with every batch
-row left out, plus the batch entries before each entry), scored in place
-(`VectorCache.products_at`) and re-scored the same way: the rule holds among those
+`neighbour_candidates(k)` best by 4-bit PQ codes, 500 for the top 10, in one scan for the
+whole batch with every batch row left out, plus the batch entries before each entry), scored
+in place (`VectorCache.products_at`) and re-scored the same way: the rule holds among those
 candidates, and a true neighbour outside them is missed (recall measured in
-bench/benchmarks/bench_scale.py). No product with every stored row. A smaller re-rank
-than `oversample(k)` was measured and not taken: the true top-10 neighbours rank up to
-608th of the 1,000 by PQ score on the bench's synthetic records, and PQ scores fall up
-to 0.44 below the exact cosine on real commit text (none missed by the 1,000 on either).
+bench/benchmarks/bench_scale.py; 0.9999 at 100k, see `neighbour_candidates`). No product with
+every stored row. Not taken, measured at 100k (bench/benchmarks/SCALE_NOTES.md, neighbour
+pass): the scan itself costs ~240 us a query for a top 10, so no candidate count reaches a
+150 us lookup; 300 candidates fell to 0.9987 recall; OPQ, float lookup tables, IVF lists (up to
+1,024, nprobe up to a quarter) and fewer sub-quantizers all rank true neighbours as deep or
+deeper; faiss's other fast-scan kernels (`implem` 10-15) and range search were slower.
 """
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ import numpy as np
 
 from reference import vector_kernel
 from reference.memory_record import MemoryEntry
-from reference.vector_index import oversample
+from reference.vector_index import neighbour_candidates
 from reference.vector_search import KIND_TAGS
 
 MARGIN = 1e-4
@@ -134,7 +136,7 @@ def _from_index(vc: Any, brow: np.ndarray, todo: list[int], units: np.ndarray, k
     tags = [KIND_TAGS["memory"]]
     for start in range(0, len(todo), CHUNK):   # bounded blocks: index answers, in-batch products
         queries = units[start: start + CHUNK]
-        found = vc.candidate_rows_many(queries, oversample(k), tags=tags, hidden=batch_rows)
+        found = vc.candidate_rows_many(queries, neighbour_candidates(k), tags=tags, hidden=batch_rows)
         if found is None:   # the index is not in use (the same for every chunk of one call)
             out[:] = [[] for _ in out]
             return False
