@@ -44,3 +44,19 @@ def test_known_texts_and_round_trip():
         "n", "o", "updates", 0.912345, "2026-01-01T00:00:00Z")
     assert rel.metadata == {"reason": "marker:caf\u00e9 \"now\"", "similarity": 0.912345}
     assert rr.shared("n", "o", 0.6, ["file:a.py", "symbol:f"], "t")[4] == '{"sharedEntities":["file:a.py","symbol:f"]}'
+
+
+def test_builder_similarity_rows_match_the_templates_for_every_float_kind():
+    from types import SimpleNamespace
+
+    from reference.knowledge.relations import KnownEntities, RelationshipBuilder
+    builder = RelationshipBuilder(similar=None, cosines=None)
+    entry = SimpleNamespace(id="new", text="plain text")
+    sims = [0.7123456789, np.float64(0.65), float("inf"), 0.55, 0.4, 0.6]
+    near = [(SimpleNamespace(id=f"m{i}", text="x"), s) for i, s in enumerate(sims)]
+    near.append((SimpleNamespace(id="new", text="x"), 0.6))   # itself: never linked
+    rows = builder.rows(None, entry, lambda _d: True, "t", neighbours=near, known=KnownEntities({}))
+    want = [rr.relates("new", f"m{i}", round(s, 6), "t") for i, s in enumerate(sims) if 0.5 < s <= 0.8]
+    want.append(rr.similar("new", "m2", "extends", round(float("inf"), 6), None, "t"))
+    assert rows == sorted(want, key=lambda r: r[1])
+    assert rows[1][4] == '{"similarity":0.65}' and rows[2][4] == '{"similarity":Infinity}'
