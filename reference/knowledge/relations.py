@@ -227,9 +227,16 @@ class KnownEntities:
     def subjects(self, doc: str) -> frozenset[str]:
         got = self._subjects.get(doc)
         if got is None:
+            ents = self.entities.get(doc)
             got = self._subjects[doc] = frozenset(
-                e for e in self.entities.get(doc, ()) if e.split(":", 1)[0] in SUBJECT_TYPES)
+                [e for e in ents if e.startswith(_SUBJECT_PREFIXES) or e in SUBJECT_TYPES]) if ents else _NONE
         return got
 
     def shared(self, doc: str) -> list[str]:
-        return sorted(e for e in self.entities.get(doc, ()) if e.split(":", 1)[0] not in NOT_SHARED)
+        ents = self.entities.get(doc)
+        # an id's type is what precedes its first colon (an id without one is all type)
+        return sorted([e for e in ents if not (e.startswith(_NOT_SHARED_PREFIXES) or e in NOT_SHARED)]) if ents else []
+
+
+_SUBJECT_PREFIXES = tuple(t + ":" for t in SUBJECT_TYPES)
+_NOT_SHARED_PREFIXES = tuple(t + ":" for t in NOT_SHARED)

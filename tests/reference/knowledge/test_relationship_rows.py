@@ -60,3 +60,13 @@ def test_builder_similarity_rows_match_the_templates_for_every_float_kind():
     want.append(rr.similar("new", "m2", "extends", round(float("inf"), 6), None, "t"))
     assert rows == sorted(want, key=lambda r: r[1])
     assert rows[1][4] == '{"similarity":0.65}' and rows[2][4] == '{"similarity":Infinity}'
+
+
+@given(ents=st.lists(st.sampled_from(["time", "file", "dir", "symbol", "module", "timex", "feature", "", "fil"])
+                     .flatmap(lambda t: st.sampled_from([t, t + ":", t + ":a", t + ":b:c"])), max_size=8))
+def test_known_entities_split_ids_by_their_type_as_the_definition_does(ents):
+    from reference.knowledge.relations import NOT_SHARED, SUBJECT_TYPES, KnownEntities
+    known = KnownEntities({"d": ents})
+    assert known.shared("d") == sorted(e for e in ents if e.split(":", 1)[0] not in NOT_SHARED)
+    assert known.subjects("d") == {e for e in ents if e.split(":", 1)[0] in SUBJECT_TYPES}
+    assert known.shared("absent") == [] and known.subjects("absent") == frozenset()
