@@ -134,10 +134,9 @@ class RelationshipBuilder:
                 offer(rr.similar(source, target, "updates" if reason else "extends", sim6, reason or None,
                                  created_at))
             elif sim > relate and target != source and target not in found:   # relates_to never outranks a row
-                sim6 = round(sim, 6)
-                # most rows of a write: `rr.relates` inlined for a plain float (finite here: at most `update`)
-                found[target] = ((source, target, "relates_to", sim6, '{"similarity":%r}' % sim6, created_at)
-                                 if type(sim6) is float else rr.relates(source, target, sim6, created_at))
+                # most rows of a write: `rr.relates` inlined, the rounding and its JSON in one formatting
+                sim6, text = rr.rounded(sim)
+                found[target] = (source, target, "relates_to", sim6, '{"similarity":' + text + "}", created_at)
         shared_ids = None if known is None else known.shared(source)
         cands = {} if shared_ids == [] else {
             d: v for d, v in entity_table.sharing_candidates(conn, source, NOT_SHARED, SHARED_CANDIDATES_PER_ENTITY,

@@ -70,3 +70,17 @@ def test_known_entities_split_ids_by_their_type_as_the_definition_does(ents):
     assert known.shared("d") == sorted(e for e in ents if e.split(":", 1)[0] not in NOT_SHARED)
     assert known.subjects("d") == {e for e in ents if e.split(":", 1)[0] in SUBJECT_TYPES}
     assert known.shared("absent") == [] and known.subjects("absent") == frozenset()
+
+
+@given(sim=st.floats(allow_nan=True, allow_infinity=True) | st.floats(0.0999, 1.0001) | st.floats(0, 1).map(np.float64)
+       | st.integers(0, 10**6).map(lambda k: k / 10**6 + 5e-7) | st.integers(1, 127).map(lambda k: k / 128))
+def test_rounded_is_round_and_its_json(sim):
+    sim6, text = rr.rounded(sim)
+    want = round(sim, 6)
+    assert type(sim6) is type(want) and text == _JSON(want)
+    assert sim6 == want or (sim6 != sim6 and want != want)
+
+
+def test_rounded_at_exact_ties_and_the_range_ends():
+    for sim in (65 / 128, 0.1, 0.9999995, 0.99999949, 0.1000005, 0.5):
+        assert rr.rounded(sim) == (round(sim, 6), repr(round(sim, 6)))
