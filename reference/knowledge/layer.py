@@ -124,7 +124,8 @@ class KnowledgeLayer:
                       extract_document_date(e.text, e.metadata, e.created_at)) for e in entries]
         near = neighbours.live_neighbours(self.store, entries, VECTOR_CANDIDATES, self.builder.relate_threshold)
         # a live write is ingested at its own time (the clock's, when it was written alone)
-        nows = [to_text(e.created_at) for e in entries]
+        texts_at = {t: to_text(t) for t in {e.created_at for e in entries}}   # a batch's entries share a time
+        nows = [texts_at[e.created_at] for e in entries]
         out: list[list[tuple]] = []
         with sqlite_errors(self.store.tracker.path), self.store.tracker.tx() as conn:
             ids = [e.id for e in entries]
