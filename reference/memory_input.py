@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from reference.errors import StoreError
@@ -103,8 +103,10 @@ def redact_input(inp: MemoryInput, redactor: Callable[[str], str] | None) -> Mem
     """Apply the redactor to the text, the tags and every string inside the metadata."""
     if redactor is None:
         return inp
-    return replace(inp, text=redactor(inp.text), tags=tuple(redactor(t) for t in inp.tags),
-                   metadata=redact_value(inp.metadata, redactor))
+    # the constructor, not `dataclasses.replace` (which reads the fields anew per call): one per write
+    return MemoryInput(redactor(inp.text), inp.task, inp.insights, inp.context, inp.symbol_keys,
+                       tuple([redactor(t) for t in inp.tags]) if inp.tags else (),
+                       redact_value(inp.metadata, redactor))
 
 
 def redact_value(value: Any, redactor: Callable[[str], str]) -> Any:

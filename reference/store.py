@@ -33,6 +33,7 @@ from reference.store_guard import guard_methods
 from reference.store_telemetry import StoreTelemetry
 from reference.telemetry import TelemetrySink
 from reference.tracker import Tracker
+from reference.tracker.batch_cache import batch_page_cache
 from reference.vector_search import check_kinds, topk_hits
 from reference.vectors import VectorCache
 
@@ -132,8 +133,10 @@ class MemoryStore:
         """
         self._check_open()
         t0 = time.perf_counter()
-        with self.tracker.tx():
-            entries = self.memories.write_many(list(records), times)
+        records = list(records)
+        # a batch's pages do not fit SQLite's default cache: a larger one while it runs (tracker/batch_cache.py)
+        with batch_page_cache(self.tracker.conn(), len(records)), self.tracker.tx():
+            entries = self.memories.write_many(records, times)
             self._notify(entries)
         # one event per memory, as the writes one by one would give (latency shared equally)
         self.telemetry.emit_each("write", "memory", [(e.id, e.created_at) for e in entries],

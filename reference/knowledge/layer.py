@@ -33,6 +33,7 @@ from reference.knowledge.extractor import EntityExtractor
 from reference.knowledge.hybrid import hybrid_search
 from reference.knowledge.memory_ids import MemoryIds
 from reference.knowledge.model import RELATION_TYPES, Entity, OracleHit, Relationship, Temporal
+from reference.knowledge.relationship_rows import to_relationship
 from reference.knowledge.relations import VECTOR_CANDIDATES, KnownEntities, RelationshipBuilder
 from reference.knowledge.schema import ensure_schema
 from reference.knowledge.timefmt import to_text
@@ -91,14 +92,14 @@ class KnowledgeLayer:
             return self.ingest_many([entry])[0]
         return self._ingest(entry, eligible)
 
-    def _ingest_written(self, entries: list[MemoryEntry]) -> list[list[Relationship]]:
+    def _ingest_written(self, entries: list[MemoryEntry]) -> None:
         """The write listener: `ingest_many` of memories written in this transaction.
 
         Their ids were free until now (`keys` rows are never deleted, so an id is never issued
         twice) and rows are derived only from memories, so none of them can have derived rows
         yet: the lookup a re-ingest needs is skipped.
         """
-        return self.ingest_many(entries, fresh=True)
+        self._ingest_rows(entries, fresh=True)   # the store reads no result: no records built
 
     def ingest_many(self, entries: list[MemoryEntry], *, fresh: bool = False) -> list[list[Relationship]]:
         """`ingest` of several live writes, in order, in one transaction; per entry its relationships.
@@ -113,15 +114,19 @@ class KnowledgeLayer:
         backfill steps fall between the writes). `fresh` (the write listener) says no entry
         can have derived rows yet, so the re-ingest lookup is skipped.
         """
-        entries = list(entries)
+        return [[to_relationship(r) for r in rows] for rows in self._ingest_rows(list(entries), fresh=fresh)]
+
+    def _ingest_rows(self, entries: list[MemoryEntry], fresh: bool) -> list[list[tuple]]:
+        """`ingest_many`, per entry its relationships as the rows stored (`relationship_rows.py`)."""
         if not entries:
             return []
         extracted = [(self.extractor.extract(e.text, e.created_at, e.metadata),
                       extract_document_date(e.text, e.metadata, e.created_at)) for e in entries]
         near = neighbours.live_neighbours(self.store, entries, VECTOR_CANDIDATES, self.builder.relate_threshold)
         # a live write is ingested at its own time (the clock's, when it was written alone)
-        nows = [to_text(e.created_at) for e in entries]
-        out: list[list[Relationship]] = []
+        texts_at = {t: to_text(t) for t in {e.created_at for e in entries}}   # a batch's entries share a time
+        nows = [texts_at[e.created_at] for e in entries]
+        out: list[list[tuple]] = []
         with sqlite_errors(self.store.tracker.path), self.store.tracker.tx() as conn:
             ids = [e.id for e in entries]
             for mid in [] if fresh else _already_ingested(conn, ids):
@@ -133,17 +138,17 @@ class KnowledgeLayer:
             temporal_table.insert_many(conn, [(e.id, d, e.created_at, src, _importance(e.metadata))
                                               for e, (_, (d, src)) in zip(entries, extracted)])
             texts = self._neighbour_rows(conn, near, {e.key_hash for e in entries})
-            known = self._known_entities(conn, ids, [m for m, _ in extracted], texts)
+            known = self._known_entities(conn, ids, [m for m, _ in extracted], texts, near)
             bound, rels = start, []
             for entry, (mentions, _), hs, now in zip(entries, extracted, near, nows):
                 bound += len(mentions)
                 found = [(texts[h], s) for h, s in hs if h in texts]
                 found.sort(key=lambda ns: (-ns[1], ns[0].id))
-                mine = self.builder.build(conn, entry, _any, now, neighbours=found[:VECTOR_CANDIDATES],
-                                          before_mention=bound, known=known)
+                mine = self.builder.rows(conn, entry, _any, now, neighbours=found[:VECTOR_CANDIDATES],
+                                         before_mention=bound, known=known)
                 rels += mine
                 out.append(mine)
-            relationship_table.insert_many(conn, rels)
+            relationship_table.insert_row_tuples(conn, rels)
         if self._backlog:
             self.backfill(limit=bf.PER_WRITE * len(entries), scan_cap=bf.PAGE)
         return out
@@ -161,14 +166,23 @@ class KnowledgeLayer:
         return {h: Neighbour(mid, texts.get(h)) for h, mid in ids.items()}
 
     def _known_entities(self, conn: Any, ids: list[str], mentions: list[list[Any]],
-                        texts: dict[int, "Neighbour"]) -> KnownEntities | None:
-        """Entity ids of the batch (from its extraction) and of its neighbours outside it (one query)."""
+                        texts: dict[int, "Neighbour"], near: list[list[tuple[int, float]]]) -> KnownEntities | None:
+        """Entity ids of the batch (from its extraction) and of the neighbours outside it that a rule reads.
+
+        The rules read a neighbour's entities only to compare subjects above the update threshold
+        (`RelationshipBuilder.build`), and only where the entry itself names a subject, so only
+        those neighbours are queried (one query; most writes have none: no query)."""
         if self._colon_types:
             return None   # an entity's type is then not its id's prefix: let the rules read the table
         known = {d: sorted({m.entity_id for m in ms}) for d, ms in zip(ids, mentions) if ms}
-        batch = set(ids)
-        known.update(entity_table.entity_ids_of(conn, sorted({n.id for n in texts.values()} - batch)))
-        return KnownEntities(known)
+        ks = KnownEntities(known)
+        above = self.builder.update_threshold
+        wanted = {texts[h].id for d, hs in zip(ids, near) if ks.subjects(d)
+                  for h, s in hs if s > above and h in texts} - set(ids)
+        if wanted:
+            known.update(entity_table.entity_ids_of(conn, sorted(wanted)))
+            ks = KnownEntities(known)   # afresh: `subjects` caches per document
+        return ks
 
     def _ingest(self, entry: MemoryEntry, eligible: Callable[[str], bool] | None,
                 cursor: bf.Cursor | None = None) -> list[Relationship]:
@@ -179,11 +193,11 @@ class KnowledgeLayer:
             self._drop(conn, entry.id)
             entity_table.add_mentions(conn, entry.id, entry.text, mentions, now)
             temporal_table.insert(conn, entry.id, doc_date, entry.created_at, source, _importance(entry.metadata))
-            rels = self.builder.build(conn, entry, eligible or (lambda _id: True), now)
-            relationship_table.insert_many(conn, rels)
+            rows = self.builder.rows(conn, entry, eligible or (lambda _id: True), now)
+            relationship_table.insert_row_tuples(conn, rows)
             if cursor is not None:
                 bf.write_cursor(conn, cursor)
-        return rels
+        return [to_relationship(r) for r in rows]
 
     def forget(self, memory_id: str) -> None:
         """Drop everything derived from a deleted memory (mentions, orphaned entities, links, time, layer)."""

@@ -46,7 +46,9 @@ from typing import Any
 from reference.knowledge import entity_table
 from reference.knowledge.contradiction import (ADDITIVE_WORDS, MARKER_WORDS, additive_marker, contradiction, may_match,
                                               supersede_marker)
-from reference.knowledge.model import RELATION_PRIORITY, Relationship, relationship
+from reference.knowledge import relationship_rows as rr
+from reference.knowledge.model import RELATION_PRIORITY, Relationship
+from reference.knowledge.relationship_rows import to_relationship
 from reference.memory_record import MemoryEntry
 
 UPDATE_THRESHOLD = 0.8
@@ -85,7 +87,14 @@ class RelationshipBuilder:
     def build(self, conn: sqlite3.Connection, entry: MemoryEntry, eligible: Callable[[str], bool],
               created_at: str, neighbours: list[tuple[Any, float]] | None = None,
               before_mention: int | None = None, known: "KnownEntities | None" = None) -> list[Relationship]:
-        """The relationships of `entry` (source) to earlier memories.
+        """The relationships of `entry` (source) to earlier memories (`rows`, as records)."""
+        return [to_relationship(r) for r in self.rows(conn, entry, eligible, created_at, neighbours,
+                                                      before_mention, known)]
+
+    def rows(self, conn: sqlite3.Connection, entry: MemoryEntry, eligible: Callable[[str], bool],
+             created_at: str, neighbours: list[tuple[Any, float]] | None = None,
+             before_mention: int | None = None, known: "KnownEntities | None" = None) -> list[tuple]:
+        """The relationships of `entry` as `relationships` rows (`relationship_rows.py`), by target id.
 
         `neighbours` are its vector neighbours when the caller found them already (a batch
         of live writes), else `similar` is asked; `before_mention` limits the shared-entity
@@ -93,38 +102,41 @@ class RelationshipBuilder:
         would have been written alone, for a batch whose later mentions are inserted already).
         `known` holds entity ids the caller has read already (a batch: one query for all).
         """
-        found: dict[str, Relationship] = {}
+        found: dict[str, tuple] = {}
+        prio = RELATION_PRIORITY
 
-        def offer(rel: Relationship) -> None:
-            cur = found.get(rel.target_id)
-            if cur is None or RELATION_PRIORITY[rel.type] < RELATION_PRIORITY[cur.type]:
-                found[rel.target_id] = rel
+        def offer(row: tuple) -> None:
+            cur = found.get(row[1])
+            if cur is None or prio[row[2]] < prio[cur[2]]:
+                found[row[1]] = row
 
         if neighbours is None:
             neighbours = self.similar(entry, VECTOR_CANDIDATES, eligible)
         source = entry.id
-        neighbours = [(o, s) for o, s in neighbours if o.id != source]
         if known is None:
+            neighbours = [(o, s) for o, s in neighbours if o.id != source]
             subjects = _subjects(conn, [source] + [o.id for o, _ in neighbours])
             mine, of = subjects.get(source, set()), subjects.get
         else:
             mine, of = known.subjects(source), known.subjects
         update, relate = self.update_threshold, self.relate_threshold
         for other, sim in neighbours:
+            target = other.id
             if sim > update:
+                if target == source:
+                    continue
                 sim6 = round(sim, 6)
-                theirs = of(other.id) or _NONE
+                theirs = of(target) or _NONE
                 if mine and theirs and not mine & theirs:
-                    offer(relationship(source, other.id, "relates_to", sim6,
-                                       {"similarity": sim6, "differentSubjects": True}, created_at))
+                    offer(rr.different_subjects(source, target, sim6, created_at))
                     continue
                 reason = contradiction(other.text, entry.text)
-                offer(relationship(source, other.id, "updates" if reason else "extends", sim6,
-                                   {"similarity": sim6, **({"reason": reason} if reason else {})},
-                                   created_at))
-            elif sim > relate:
-                sim6 = round(sim, 6)
-                offer(relationship(source, other.id, "relates_to", sim6, {"similarity": sim6}, created_at))
+                offer(rr.similar(source, target, "updates" if reason else "extends", sim6, reason or None,
+                                 created_at))
+            elif sim > relate and target != source and target not in found:   # relates_to never outranks a row
+                # most rows of a write: `rr.relates` inlined, the rounding and its JSON in one formatting
+                sim6, text = rr.rounded(sim)
+                found[target] = (source, target, "relates_to", sim6, '{"similarity":' + text + "}", created_at)
         shared_ids = None if known is None else known.shared(source)
         cands = {} if shared_ids == [] else {
             d: v for d, v in entity_table.sharing_candidates(conn, source, NOT_SHARED, SHARED_CANDIDATES_PER_ENTITY,
@@ -139,17 +151,16 @@ class RelationshipBuilder:
             marked = self._marked(conn, entry, shared, mine, order, created_at)
             if marked is not None:
                 offer(marked)
-            for rel in self._derived(conn, entry, shared, order, created_at):
-                offer(rel)
+            for row in self._derived(conn, entry, shared, order, created_at):
+                offer(row)
         if cands:
             for doc, _ in entity_table.rank_sharing(cands)[:MAX_SHARED_LINKS]:
                 if doc not in found:
-                    found[doc] = relationship(source, doc, "relates_to", SHARED_CONFIDENCE,
-                                              {"sharedEntities": shared[doc]}, created_at)
+                    found[doc] = rr.shared(source, doc, SHARED_CONFIDENCE, shared[doc], created_at)
         return [found[k] for k in sorted(found)]
 
     def _marked(self, conn: sqlite3.Connection, entry: MemoryEntry, shared: dict[str, list[str]], mine: set[str],
-                order: dict[str, int], created_at: str) -> Relationship | None:
+                order: dict[str, int], created_at: str) -> tuple | None:
         supersede, additive = supersede_marker(entry.text), additive_marker(entry.text)
         if not (supersede or additive):
             return None
@@ -163,8 +174,7 @@ class RelationshipBuilder:
         type_, reason = ("updates", "marker:" + marker) if marker else ("extends", "additive:" + (additive or ""))
         if type_ == "extends" and not additive:
             return None
-        return Relationship(entry.id, best, type_, round(sims[best], 6),
-                            {"similarity": round(sims[best], 6), "reason": reason}, created_at)
+        return rr.similar(entry.id, best, type_, round(sims[best], 6), reason, created_at)
 
     @staticmethod
     def _text(conn: sqlite3.Connection, memory_id: str) -> str:
@@ -172,7 +182,7 @@ class RelationshipBuilder:
         return row[0] if row else ""
 
     def _derived(self, conn: sqlite3.Connection, entry: MemoryEntry, shared: dict[str, list[str]],
-                 order: dict[str, int], created_at: str) -> list[Relationship]:
+                 order: dict[str, int], created_at: str) -> list[tuple]:
         if not _concludes(entry.text) or len(shared) < 2:
             return []
         mine = [e.id for e in entity_table.document_entities(conn, entry.id) if e.type not in NOT_SHARED]
@@ -190,8 +200,7 @@ class RelationshipBuilder:
                 break
         if len(chosen) < 2:
             return []
-        return [Relationship(entry.id, d, "derives", DERIVES_CONFIDENCE, {"via": ent}, created_at)
-                for d, ent in chosen.items()]
+        return [rr.derives(entry.id, d, DERIVES_CONFIDENCE, ent, created_at) for d, ent in chosen.items()]
 
 
 def _concludes(text: str) -> bool:
@@ -217,9 +226,16 @@ class KnownEntities:
     def subjects(self, doc: str) -> frozenset[str]:
         got = self._subjects.get(doc)
         if got is None:
+            ents = self.entities.get(doc)
             got = self._subjects[doc] = frozenset(
-                e for e in self.entities.get(doc, ()) if e.split(":", 1)[0] in SUBJECT_TYPES)
+                [e for e in ents if e.startswith(_SUBJECT_PREFIXES) or e in SUBJECT_TYPES]) if ents else _NONE
         return got
 
     def shared(self, doc: str) -> list[str]:
-        return sorted(e for e in self.entities.get(doc, ()) if e.split(":", 1)[0] not in NOT_SHARED)
+        ents = self.entities.get(doc)
+        # an id's type is what precedes its first colon (an id without one is all type)
+        return sorted([e for e in ents if not (e.startswith(_NOT_SHARED_PREFIXES) or e in NOT_SHARED)]) if ents else []
+
+
+_SUBJECT_PREFIXES = tuple(t + ":" for t in SUBJECT_TYPES)
+_NOT_SHARED_PREFIXES = tuple(t + ":" for t in NOT_SHARED)

@@ -30,6 +30,11 @@ def insert_many(conn: sqlite3.Connection, rels: list[Relationship]) -> None:
                  for r in rels])
 
 
+def insert_row_tuples(conn: sqlite3.Connection, rows: list[tuple]) -> None:
+    """`insert_many` of rows already in column order, metadata as JSON text (`relationship_rows.py`)."""
+    insert_rows(conn, f"INSERT OR IGNORE INTO relationships({_COLS}) VALUES", 6, rows)
+
+
 def _metadata_json(meta: dict) -> str:
     """`_JSON(meta)`, the flat values the rules make written directly (keys sorted; strings ASCII-escaped,
     finite floats as their repr, as `json` writes them); any other value through the encoder itself."""
@@ -39,14 +44,14 @@ def _metadata_json(meta: dict) -> str:
     for key in sorted(meta) if len(meta) > 1 else meta:
         if type(key) is not str:
             return _JSON(meta)   # json turns such keys into strings (or refuses to sort them)
-        parts.append(f"{_STR(key)}:{_value_json(meta[key])}")
+        parts.append(f"{_STR(key)}:{value_json(meta[key])}")
     return "{" + ",".join(parts) + "}"
 
 
 _STR = json.encoder.encode_basestring_ascii   # the escaping `ensure_ascii=True` applies to every string
 
 
-def _value_json(value: object) -> str:
+def value_json(value: object) -> str:
     """The JSON of one value as `_JSON` writes it inside a dict."""
     kind = type(value)
     if kind is str:

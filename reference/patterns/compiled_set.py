@@ -45,12 +45,15 @@ class CompiledSet:
     plans: list[ConfirmPlan]
     allow: AllowList | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    min_width: int = 0   # no pattern matches fewer bytes (`re`'s own lower bound): shorter data holds no match
 
     def scan(self, data: bytes) -> list[PatternMatch]:
         """All matches of the set in `data`, sorted by (start, pattern index)."""
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError(f"pattern scan needs bytes, got {type(data).__name__} (encode text as UTF-8)")
         data = bytes(data)
+        if len(data) < self.min_width:
+            return []   # tags, short metadata values: no pattern fits, and confirmed matches are `re`'s
         events: list[tuple] = []
         append = events.append
         with self._lock:  # one scratch per database; Hyperscan forbids concurrent use
@@ -93,7 +96,7 @@ def compile_set(ps: PatternSet, cache: DatabaseCache, stats: CompileStats) -> Co
     set, the pattern index and the reason, including Hyperscan's own message.
     """
     re_flags, hs_flags = re_flags_of(ps.flags), hs_flags_of(ps.flags)
-    plans, flags = [], []
+    plans, flags, widths = [], [], []
     for i, pattern in enumerate(ps.patterns):
         try:
             regex, shape = check_pattern(pattern, re_flags)
@@ -101,6 +104,7 @@ def compile_set(ps: PatternSet, cache: DatabaseCache, stats: CompileStats) -> Co
             raise _pattern_error(ps, i, str(exc), _hyperscan_message(pattern, hs_flags)) from None
         # start-of-match tracking slows Hyperscan; ask for it only where nothing else bounds a start
         plans.append(ConfirmPlan(regex, shape.needs_som, shape.max_width or 0, shape.newline_free))
+        widths.append(shape.min_width)
         flags.append(hs_flags if shape.needs_som else hs_flags & ~hyperscan.HS_FLAG_SOM_LEFTMOST)
     digest = database_digest(ps.patterns, flags)
     payload = cache.get(digest)
@@ -123,7 +127,7 @@ def compile_set(ps: PatternSet, cache: DatabaseCache, stats: CompileStats) -> Co
     if cache.folder is not None:  # no data dir means no caching at all, in memory too
         _PROCESS_DATABASES[digest] = payload
     ps.compiled_db, ps.digest = payload, digest
-    return CompiledSet(ps, database, plans, AllowList(ps.allow, ps.names))
+    return CompiledSet(ps, database, plans, AllowList(ps.allow, ps.names), min_width=min(widths, default=0))
 
 
 def _compile(ps: PatternSet, flags: list[int]) -> hyperscan.Database:

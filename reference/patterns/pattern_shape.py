@@ -31,10 +31,12 @@ _NL = 10
 
 @dataclass(frozen=True)
 class PatternShape:
-    """`max_width` in bytes (None: unbounded or wider than MAX_WINDOW); `newline_free`."""
+    """`max_width` in bytes (None: unbounded or wider than MAX_WINDOW); `newline_free`; `min_width`, a
+    lower bound on a match's length (no shorter input can hold a match)."""
 
     max_width: int | None
     newline_free: bool
+    min_width: int = 0
 
     @property
     def needs_som(self) -> bool:
@@ -43,10 +45,10 @@ class PatternShape:
 
 def shape_of(tree: _p.SubPattern, flags: int) -> PatternShape:
     """The shape of a parsed pattern under the set's `re` flags."""
-    hi = tree.getwidth()[1]
+    lo, hi = tree.getwidth()
     width = hi if hi <= MAX_WINDOW else None
     dotall = bool((flags | tree.state.flags) & _c.SRE_FLAG_DOTALL)
-    return PatternShape(width, not _may_consume_newline(tree, dotall))
+    return PatternShape(width, not _may_consume_newline(tree, dotall), lo)
 
 
 def _may_consume_newline(items, dotall: bool) -> bool:

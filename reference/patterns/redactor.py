@@ -72,6 +72,8 @@ class Redactor:
     def redact(self, text: str) -> RedactionResult:
         """Return the text with every secret replaced by a marker, and the hits."""
         data = text.encode("utf-8", "surrogatepass")
+        if len(data) < self.manager.compiled(self.pattern_set_id).min_width:
+            return RedactionResult(text, ())   # shorter than any match (a tag, a branch name): nothing to scan
         spans = set(self._spans(data))
         if not spans:
             return RedactionResult(text, ())

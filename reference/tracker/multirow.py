@@ -17,9 +17,11 @@ most a few dozen distinct statements reach the connection's statement cache (128
 from __future__ import annotations
 
 import functools
+import itertools
 import sqlite3
 from collections.abc import Sequence
 
+_chain = itertools.chain.from_iterable
 MAX_CHUNK = 128
 EXACT_TAIL = 16
 
@@ -34,7 +36,7 @@ def insert_rows(conn: sqlite3.Connection, head: str, ncols: int, rows: Sequence[
             k = n - i
         while k > n - i:
             k //= 2
-        conn.execute(_statement(head, ncols, k), [v for row in rows[i: i + k] for v in row])
+        conn.execute(_statement(head, ncols, k), list(_chain(rows[i: i + k])))
         i += k
 
 
