@@ -14,6 +14,13 @@ Each size goes through the whole `run` pipeline (`bench.run.run_suite`: replay,
 census, summary, baselines) and `Report.save`. `ratio` = wall / summed step latency
 (the telemetry's `latency_ms`). A harness that is O(steps) keeps `ratio` flat as N
 doubles; an O(steps²) part makes it grow. No speed is asserted: this is a report.
+
+The harness's own time (`harness_s` = wall - summed step latency) also has a part that
+does not grow with N: the HTML report's two matplotlib plots (~0.4 s here), so at small
+N the ratio starts high and falls. `fit()` separates the two by least squares over the
+four sizes: `fixed_s` + `per_step_ms` x steps, and the largest relative residual, which
+stays well under 1 for a harness linear in its steps (0.34 in a noisy run here) and passes 1 with an
+O(steps²) part (2.1 for a quadratic term as large as the steps at ×8).
 """
 from __future__ import annotations
 
@@ -78,6 +85,18 @@ def measure(n: int, writes: list[dict], folder: Path, backend: str = BACKEND) ->
             "harness_s": round(wall - steps_ms / 1000, 3), "ratio": round(wall / max(steps_ms / 1000, 1e-9), 3)}
 
 
+def fit(rows: list[dict]) -> dict:
+    """Least-squares `harness_s = fixed_s + per_step_ms / 1000 x steps` over the sizes, with the worst
+    residual relative to the harness time it explains (`worst_residual`)."""
+    import numpy as np
+    steps = np.array([r["steps"] for r in rows], dtype=float)
+    harness = np.array([r["harness_s"] for r in rows], dtype=float)
+    slope, fixed = np.polyfit(steps, harness, 1)
+    residual = np.abs(harness - (fixed + slope * steps)) / np.maximum(harness, 1e-9)
+    return {"fixed_s": round(float(fixed), 3), "per_step_ms": round(float(slope) * 1000, 4),
+            "worst_residual": round(float(residual.max()), 3)}
+
+
 def scaling(base: int = BASE, backend: str = BACKEND) -> list[dict]:
     writes = real_writes(base * FACTORS[-1])
     with tempfile.TemporaryDirectory(prefix="harness-scaling-") as tmp:
@@ -90,10 +109,14 @@ def test_harness_scaling(benchmark) -> None:
     for r in rows:
         benchmark.extra_info[f"x{r['factor']}"] = r
         print(json.dumps(r))
+    benchmark.extra_info["fit"] = line = fit(rows)
+    print(json.dumps({"harness_fit": line}))
     assert [r["writes"] for r in rows] == [BASE * f for f in FACTORS]
 
 
 if __name__ == "__main__":
-    for row in scaling():
+    found = scaling()
+    for row in found:
         print(json.dumps(row), flush=True)
+    print(json.dumps({"harness_fit": fit(found)}))
     sys.exit(0)
