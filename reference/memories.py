@@ -27,7 +27,7 @@ from reference.keys import parse_key
 from reference.memory_input import check_metadata, check_tags, redact_input, redact_value, validate_memory
 from reference.memory_record import MemoryEntry, SearchHit, memory_blob_record
 from reference.ontology import check_context, check_insights, check_task
-from reference.tracker import MemoryFilter, Tracker, check_where_metadata, fts_match
+from reference.tracker import MemoryFilter, Tracker, check_where_metadata, fts_match, memory_revision
 from reference.tracker.filter_index import FilterIndex, labels_of
 from reference.tracker.fts_topk import ranked_matches
 from reference.tracker.id_index import IdIndex
@@ -88,6 +88,7 @@ class Memories:
         try:
             with self.tracker.tx() as conn:
                 entry = self._insert_many(conn, [inp], [self.clock.now()])[0]
+                rev = memory_revision.bump(conn)
                 kh = entry.key_hash
                 if np.any(vec):
                     self.vectors.put(kh, vec, KIND_TAGS["memory"])
@@ -97,7 +98,7 @@ class Memories:
                 self.vectors.remove(kh)  # the row was rolled back: do not leave its vector behind
             self.filter_index.reset()
             raise
-        self._note(entry)
+        self._note(entry, rev)
         return entry
 
     def write_many(self, records: list[dict[str, Any]], times: list[float] | None = None) -> list[MemoryEntry]:
@@ -141,6 +142,7 @@ class Memories:
                         self.clock.set(float(times[i]))
                     nows.append(self.clock.now())
                 entries = self._insert_many(conn, inputs, nows)
+                last = memory_revision.bump(conn, len(entries))
                 nonzero = np.flatnonzero(vecs.any(axis=1))
                 if nonzero.size:
                     put = [entries[i].key_hash for i in nonzero]
@@ -149,8 +151,8 @@ class Memories:
             if put:
                 self.vectors.remove_many(put)  # the rows were rolled back: do not leave their vectors behind
             raise
-        for entry in entries:
-            self._note(entry)
+        for i, entry in enumerate(entries, start=last - len(entries) + 1):
+            self._note(entry, i)   # revisions as the writes one by one would have moved it
         return entries
 
     def _insert_many(self, conn: Any, inputs: list[Any], nows: list[float]) -> list[MemoryEntry]:
@@ -207,9 +209,9 @@ class Memories:
         self.tracker.memories.insert(conn, entry)
         return entry
 
-    def _note(self, entry: MemoryEntry) -> None:
+    def _note(self, entry: MemoryEntry, rev: int) -> None:
         self.filter_index.note_write(entry.key_hash, labels_of(entry.task, entry.context, entry.insights,
-                                                               entry.tags, entry.metadata))
+                                                               entry.tags, entry.metadata), rev)
 
     def update_metadata(self, memory_id: str, updates: Any, *, replace_all: bool = False) -> MemoryEntry:
         """Merge `updates` into a memory's metadata (or replace it); appends a new blob record."""
@@ -226,7 +228,8 @@ class Memories:
             ref = self.blob.append(memory_blob_record(entry))
             entry = replace(entry, blob_offset=ref.offset, blob_length=ref.length)
             self.tracker.memories.update_metadata(conn, entry.key_hash, meta, now, ref.offset, ref.length)
-        self._note(entry)
+            rev = memory_revision.bump(conn)
+        self._note(entry, rev)
         return entry
 
     def delete(self, memory_id: str) -> bool:
@@ -236,8 +239,9 @@ class Memories:
             if row is None or row.id != memory_id:
                 return False
             self.tracker.memories.delete(conn, kh)
+            rev = memory_revision.bump(conn)
             self.vectors.remove(kh)
-        self.filter_index.note_delete(kh)
+        self.filter_index.note_delete(kh, rev)
         return True
 
     # -- reading -----------------------------------------------------------------

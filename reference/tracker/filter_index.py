@@ -10,10 +10,11 @@ intersects those arrays: the same answer as the SQL filter (tests compare
 them), in time proportional to the label sets, not to the store.
 
 Freshness: the writer (`Memories`) reports its own writes, updates and
-deletes with `note_*`, after they commit; any other connection's commit (another
-process, or another thread's connection) shows in `PRAGMA data_version` and
-makes the next `candidates` rebuild from the table (one scan, about 1 s at
-100k memories). `reset()` forgets everything (the writer calls it when a
+deletes with `note_*` and the memories revision they moved (`memory_revision.py`);
+a change the index did not apply (another store object, in another process)
+shows as a revision it does not reflect and makes the next `candidates` rebuild
+from the table (one scan, about 1 s at 100k memories). Writes on this store's
+other threads, through their own connections, are applied, not rebuilt. `reset()` forgets everything (the writer calls it when a
 transaction rolls back). `followers` (e.g. the store's `KeywordIndex`) get the
 same three notes, so other in-memory indexes stay in step without more hooks
 in the writer.
@@ -30,6 +31,7 @@ import numpy as np
 
 from reference.tracker.codec import from_db
 from reference.tracker.filters import MemoryFilter
+from reference.tracker.memory_revision import Reflected
 
 Label = tuple
 _EMPTY = np.zeros(0, dtype=np.uint64)
@@ -83,9 +85,9 @@ class FilterIndex:
         self._sets: dict[Label, set[int]] = {}
         self._arrays: dict[Label, np.ndarray] = {}
         self._of: dict[int, tuple[Label, ...]] = {}
-        self._versions: dict[int, int] = {}
+        self._reflected = Reflected()
         self._answers: dict[str, np.ndarray] = {}
-        self.followers: list = []  # objects with note_write(key_hash, labels), note_delete(key_hash), reset()
+        self.followers: list = []  # objects with note_write(key_hash, labels, rev), note_delete(key_hash, rev), reset()
 
     # -- maintenance -------------------------------------------------------------
     def reset(self) -> None:
@@ -96,16 +98,18 @@ class FilterIndex:
     def _clear(self) -> None:
         with self._lock:
             self._built = False
-            self._sets, self._arrays, self._of, self._versions = {}, {}, {}, {}
+            self._sets, self._arrays, self._of = {}, {}, {}
+            self._reflected.forget()
             self._answers: dict[str, np.ndarray] = {}
 
-    def note_write(self, key_hash: int, labels: tuple[Label, ...]) -> None:
-        """A memory was inserted (or its labels replaced) and committed."""
+    def note_write(self, key_hash: int, labels: tuple[Label, ...], rev: int | None = None) -> None:
+        """A memory was inserted (or its labels replaced) by the change that moved the revision to `rev`."""
         for f in self.followers:
-            f.note_write(key_hash, labels)
+            f.note_write(key_hash, labels, rev)
         with self._lock:
             if not self._built:
                 return
+            self._reflected.noted(rev)
             self._drop(key_hash)
             self._answers.clear()
             self._of[key_hash] = labels
@@ -113,11 +117,12 @@ class FilterIndex:
                 self._sets.setdefault(lab, set()).add(key_hash)
                 self._arrays.pop(lab, None)
 
-    def note_delete(self, key_hash: int) -> None:
+    def note_delete(self, key_hash: int, rev: int | None = None) -> None:
         for f in self.followers:
-            f.note_delete(key_hash)
+            f.note_delete(key_hash, rev)
         with self._lock:
             if self._built:
+                self._reflected.noted(rev)
                 self._drop(key_hash)
 
     def _drop(self, key_hash: int) -> None:
@@ -140,11 +145,10 @@ class FilterIndex:
         self._built = True
 
     def _fresh(self, conn: sqlite3.Connection) -> None:
-        version = conn.execute("PRAGMA data_version").fetchone()[0]
-        seen = self._versions.get(id(conn))
-        if not self._built or (seen is not None and seen != version):
+        reflects, rev = self._reflected.check(conn)
+        if not self._built or not reflects:
             self._build(conn)
-        self._versions[id(conn)] = version
+            self._reflected.built(rev)
 
     # -- reading -----------------------------------------------------------------
     def _array(self, lab: Label) -> np.ndarray:

@@ -8,10 +8,11 @@ memories. This map answers from a dict instead: the same answer as
 Freshness, as in `FilterIndex` (it follows that index's notes): the first
 lookup reads every (key_hash, id) once (~0.2 s at 100k); a committed write
 notes its key hash as pending and the next lookup reads the pending rows; a
-delete drops the key. A commit by another connection (`PRAGMA data_version`)
-or a rollback (`reset`) drops everything; the query that sees such a commit
-asks SQL, and the next one rebuilds (so a store another process writes
-between every query never rebuilds per query). Inside an open transaction
+delete drops the key. A change it was not told of (a memories revision it
+does not reflect: another process's, `memory_revision.py`) or a rollback
+(`reset`) drops everything; the query that sees such a change asks SQL, and
+the next one rebuilds (so a store another process writes between every query
+never rebuilds per query). Inside an open transaction
 the caller's uncommitted rows are not noted yet, so `ids_of` asks SQL there.
 """
 from __future__ import annotations
@@ -22,6 +23,7 @@ from collections.abc import Sequence
 
 from reference.tracker.codec import from_db
 from reference.tracker.memories_table import MemoriesTable
+from reference.tracker.memory_revision import Reflected
 
 
 class IdIndex:
@@ -30,6 +32,7 @@ class IdIndex:
     def __init__(self, table: MemoriesTable) -> None:
         self.table = table
         self._lock = threading.RLock()
+        self._reflected = Reflected()   # the revision applied (built) or last seen (not built)
         self.reset()
 
     # -- maintenance (FilterIndex forwards its notes here) -------------------------
@@ -38,15 +41,17 @@ class IdIndex:
             self._built = False
             self._ids: dict[int, str] = {}
             self._pending: dict[int, None] = {}
-            self._versions: dict[int, int] = {}
+            self._reflected.forget()
 
-    def note_write(self, key_hash: int, labels: object = None) -> None:
+    def note_write(self, key_hash: int, labels: object = None, rev: int | None = None) -> None:
         with self._lock:
+            self._reflected.noted(rev)
             if self._built:
                 self._pending[int(key_hash)] = None
 
-    def note_delete(self, key_hash: int) -> None:
+    def note_delete(self, key_hash: int, rev: int | None = None) -> None:
         with self._lock:
+            self._reflected.noted(rev)
             if self._built:
                 self._ids.pop(int(key_hash), None)
                 self._pending.pop(int(key_hash), None)
@@ -67,15 +72,15 @@ class IdIndex:
             return {h: mid for h in key_hashes if (mid := get(h)) is not None}
 
     def _fresh(self, conn: sqlite3.Connection) -> bool:
-        """Build the map if needed; False (ask SQL) right after another connection's commit, so that a
+        """Build the map if needed; False (ask SQL) right after a change it was not told of, so that a
         store written by another process between every query never pays a rebuild per query."""
-        version = conn.execute("PRAGMA data_version").fetchone()[0]
-        seen = self._versions.get(id(conn))
-        self._versions[id(conn)] = version
-        if seen is not None and seen != version:
+        seen = self._reflected.rev
+        reflects, rev = self._reflected.check(conn)
+        if seen is not None and not reflects:
             self.reset()
-            self._versions[id(conn)] = version
+            self._reflected.built(rev)   # seen: the next query builds unless it changes again
             return False
+        self._reflected.built(rev)
         if not self._built:
             self._ids = {from_db(kh): mid for kh, mid in conn.execute("SELECT key_hash, id FROM memories")}
             self._built = True

@@ -13,9 +13,10 @@ Freshness, as in `FilterIndex` (it follows that index's notes): a committed
 write or update notes the key hash as pending; the next query reads pending
 rows back from `memories`, tokenizes them with the same tokenizer
 (fts_tokens.py) and appends their instances to the terms already loaded
-(an update retires the row's old id). A delete retires the id. A commit by
-another connection (`PRAGMA data_version`) or a rollback (`reset`) drops
-everything; the next query starts over (reading `_docsize`: ~0.1 s at 100k).
+(an update retires the row's old id). A delete retires the id. A change it
+was not told of (a memories revision it does not reflect: another process's,
+`memory_revision.py`) or a rollback (`reset`) drops everything; the next query
+starts over (reading `_docsize`: ~0.1 s at 100k).
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from reference.tracker.codec import to_db
 from reference.tracker.fts_records import sizes_of
 from reference.tracker.fts_tokens import FtsTokens
 from reference.tracker.keyword_rows import RowIds
+from reference.tracker.memory_revision import Reflected
 
 _VOCAB = "codemem_memories_vi"
 
@@ -40,13 +42,14 @@ class KeywordPostings:
         self.table = table
         self._lock = threading.RLock()
         self._tokens = FtsTokens()
+        self._reflected = Reflected()
         self.reset()
 
     # -- maintenance (FilterIndex forwards its notes here) -------------------------
     def reset(self) -> None:
         with self._lock:
             self._built = False
-            self._versions: dict[int, int] = {}
+            self._reflected.forget()
             self._vocab_on: set[int] = set()
             self._terms: dict[str, np.ndarray] = {}
             self._pending: dict[int, None] = {}
@@ -60,14 +63,16 @@ class KeywordPostings:
             self._version = 0  # bumped whenever rows are added or retired (drops cached postings)
             self._cache: dict[tuple[str, ...], tuple] = {}
 
-    def note_write(self, key_hash: int, labels: object = None) -> None:
-        """A memory was inserted or changed and committed."""
+    def note_write(self, key_hash: int, labels: object = None, rev: int | None = None) -> None:
+        """A memory was inserted or changed (by the change that moved the revision to `rev`)."""
         with self._lock:
+            self._reflected.noted(rev)
             if self._built:
                 self._pending[int(key_hash)] = None
 
-    def note_delete(self, key_hash: int) -> None:
+    def note_delete(self, key_hash: int, rev: int | None = None) -> None:
         with self._lock:
+            self._reflected.noted(rev)
             if self._built:
                 self._retire(to_db(int(key_hash)))
 
@@ -106,12 +111,11 @@ class KeywordPostings:
 
     # -- state -----------------------------------------------------------------------
     def _fresh(self, conn: sqlite3.Connection) -> None:
-        version = conn.execute("PRAGMA data_version").fetchone()[0]
-        seen = self._versions.get(id(conn))
-        if not self._built or (seen is not None and seen != version):
+        reflects, rev = self._reflected.check(conn)
+        if not self._built or not reflects:
             self.reset()
             self._build(conn)
-        self._versions[id(conn)] = version
+            self._reflected.built(rev)
 
     def _build(self, conn: sqlite3.Connection) -> None:
         rowids, sizes = sizes_of(conn, None, self.table)

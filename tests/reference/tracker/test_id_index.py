@@ -66,7 +66,7 @@ def test_other_connections_commit_rollback_and_open_transaction(tmp_path):
     first = [a.write_memory(f"a{i}") for i in range(5)]
     hashes = [e.key_hash for e in first]
     assert len(_same(a, hashes)) == 5
-    b = MemoryStore.open(tmp_path, clock=clock)  # another writer: a learns of it from data_version
+    b = MemoryStore.open(tmp_path, clock=clock)  # another writer: a learns of it from the memories revision
     new = b.write_memory("from b")
     b.delete_memory(first[0].id)
     got = _same(a, hashes + [new.key_hash])

@@ -76,7 +76,7 @@ def test_other_connections_commit_and_rollback_rebuild(tmp_path):
     for i in range(20):
         a.write_memory(f"auth token number{i}", tags=["p1"])
     _same(a, "auth number3", None)
-    b = MemoryStore.open(tmp_path, clock=clock)  # another writer: a learns of it from data_version
+    b = MemoryStore.open(tmp_path, clock=clock)  # another writer: a learns of it from the memories revision
     b.write_memory("auth auth auth number3", tags=["p2"])
     b.delete_memory(a.memories.list(a.memories.filter(), limit=1)[0].id)
     _same(a, "auth number3", None)
