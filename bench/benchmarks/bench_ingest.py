@@ -31,7 +31,7 @@ from bench.benchmarks.synthetic_memories import record
 from bench.benchmarks.wal_pages import wal_frames
 from reference.clock import LogicalClock
 from reference.knowledge import KnowledgeLayer
-from reference.knowledge import layer as layer_module
+from reference.knowledge import neighbours as neighbours_module
 from reference.store import MemoryStore
 
 _BY_SCALE = {"small": "1000", "medium": "1000,10000", "full": "1000,10000,100000"}
@@ -46,7 +46,7 @@ class NeighbourClock:
     """CPU seconds spent in the relationship-neighbour lookup while `on` (wraps the layer's call to it)."""
 
     def __init__(self) -> None:
-        self.real = layer_module.neighbours.live_neighbours
+        self.real = neighbours_module.live_neighbours
         self.cpu, self.on = 0.0, False
 
     def __call__(self, *args, **kwargs):
@@ -99,7 +99,7 @@ def grower(tmp_path_factory):
     g = Grower(tmp_path_factory.mktemp("bench_ingest"))
     g.neighbours = NeighbourClock()
     mp = pytest.MonkeyPatch()
-    mp.setattr(layer_module.neighbours, "live_neighbours", g.neighbours)   # fails loudly if it is renamed
+    mp.setattr(neighbours_module, "live_neighbours", g.neighbours)   # fails loudly if it is renamed
     yield g
     mp.undo()
     g.store.close()

@@ -1,4 +1,4 @@
-"""Relevance decay (seed 001 §4 `calculateRelevance`) and the hot/warm/cold layer rules.
+"""Relevance decay (seed 001 §4 `calculateRelevance`), a memory's importance and the hot/warm/cold layer rules.
 
     days   = (now - last_accessed) / 86400          # now from the injected clock
     decay  = exp(-days / 30)
@@ -18,6 +18,8 @@ A change to a higher layer stamps `promoted_at`, to a lower one `demoted_at`.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
 DAY = 86_400.0
 HALF_LIFE_DAYS = 30.0
@@ -33,6 +35,13 @@ def calculate_relevance(last_accessed: float, access_count: int, now: float, imp
     decay = math.exp(-days_since / HALF_LIFE_DAYS)
     access_boost = math.log(access_count + 1) / 10
     return min(1.0, decay * importance + access_boost)
+
+
+def importance_of(metadata: Mapping[str, Any]) -> float:
+    """A memory's importance: its metadata's `importance` if a positive finite number, else 1.0."""
+    value = metadata.get("importance", 1.0) if metadata else 1.0
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value > 0
+    return float(value) if ok else 1.0
 
 
 def layer_for(access_count: int, relevance: float) -> str:

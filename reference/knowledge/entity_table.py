@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import defaultdict
+from typing import Any
 
 from reference.knowledge.extractor import mention_context
 from reference.knowledge.model import Entity, ExtractedMention
@@ -69,6 +70,15 @@ def document_entities(conn: sqlite3.Connection, document_id: str) -> list[Entity
         "JOIN entities e ON e.id = m.entity_id WHERE m.document_id = ? GROUP BY e.id ORDER BY first, e.id",
         (document_id,)).fetchall()
     return [_entity(r[:5], r[5], 1) for r in rows]
+
+
+def document_mentions(conn: sqlite3.Connection, document_id: str) -> list[dict[str, Any]]:
+    """A document's mentions in text order (unplaced ones last), each as a dict of its columns."""
+    rows = conn.execute(
+        "SELECT entity_id, context, position, end_position, surface, confidence FROM entity_mentions "
+        "WHERE document_id = ? ORDER BY coalesce(position, 1 << 40), id", (document_id,)).fetchall()
+    keys = ("entity_id", "context", "position", "end_position", "surface", "confidence")
+    return [dict(zip(keys, r)) for r in rows]
 
 
 def entity_ids_of(conn: sqlite3.Connection, document_ids: list[str]) -> dict[str, list[str]]:

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from reference.clock import LogicalClock
-from reference.knowledge import KnowledgeLayer, entity_table
+from reference.knowledge import KnowledgeLayer, entity_table, live_ingest
 from reference.store import MemoryStore
 
 FILES = ["lib/a.py", "lib/b.py", "src/auth.ts"]
@@ -27,7 +27,7 @@ def _relationships(path: Path, batch: bool, from_table: bool, monkeypatch) -> li
     store = MemoryStore.open(path, clock=LogicalClock(1_760_000_000.0))
     layer = KnowledgeLayer.for_store(store)
     if from_table:   # the rules read every document's entities from entity_mentions themselves
-        monkeypatch.setattr(layer, "_known_entities", lambda *a, **k: None)
+        monkeypatch.setattr(live_ingest, "known_entities", lambda *a, **k: None)
     texts = _texts()
     if batch:
         store.write_memories([dict(text=t) for t in texts[:20]])
