@@ -114,9 +114,9 @@ def test_with_blob_is_replace_of_the_blob_fields():
     """The write path's constructor shortcut gives `dataclasses.replace`'s entry, field for field."""
     from dataclasses import fields, replace
 
-    from reference.memories import _with_blob
+    from reference.memory_insert import with_blob
     from reference.memory_record import MemoryEntry
     e = MemoryEntry("mem:0011aabb", 17, "task:debug", ("i",), ("context:auth",), (5,), "t", ("x",), {"k": 1},
                     1.5, 2.5, None, None)
-    got, want = _with_blob(e, 40, 9), replace(e, blob_offset=40, blob_length=9)
+    got, want = with_blob(e, 40, 9), replace(e, blob_offset=40, blob_length=9)
     assert [getattr(got, f.name) for f in fields(MemoryEntry)] == [getattr(want, f.name) for f in fields(MemoryEntry)]
