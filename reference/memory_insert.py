@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reference.errors import KeyCollision
 from reference.memory_record import MemoryEntry, memory_blob_record
 from reference.tracker.tracker import SET_SEQ
+
+if TYPE_CHECKING:
+    from reference.memories import Memories
 
 MAX_SALT = 64
 
@@ -30,7 +33,7 @@ def with_blob(e: MemoryEntry, offset: int, length: int) -> MemoryEntry:
                        e.created_at, e.updated_at, offset, length)
 
 
-def insert_many(memories: Any, conn: Any, inputs: list[Any], nows: list[float]) -> list[MemoryEntry]:
+def insert_many(memories: Memories, conn: Any, inputs: list[Any], nows: list[float]) -> list[MemoryEntry]:
     """`insert` of each input at its time, in order, with a few statements for the whole batch.
 
     When no salt-0 id is taken (by an earlier row or by another input of the batch: the usual
@@ -66,7 +69,7 @@ def insert_many(memories: Any, conn: Any, inputs: list[Any], nows: list[float]) 
     return entries
 
 
-def insert(memories: Any, conn: Any, inp: Any, now: float) -> MemoryEntry:
+def insert(memories: Memories, conn: Any, inp: Any, now: float) -> MemoryEntry:
     """Allocate the id, append the blob record and insert the row (inside the caller's transaction)."""
     seq = memories.tracker.next_seq(conn, "memory")
     salt = 0

@@ -5,7 +5,7 @@ are best first and break ties by id ascending.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -15,8 +15,11 @@ from reference.tracker import MemoryFilter, fts_match
 from reference.tracker.fts_topk import ranked_matches
 from reference.vector_search import KIND_TAGS
 
+if TYPE_CHECKING:
+    from reference.memories import Memories
 
-def search(memories: Any, query: str | None, flt: MemoryFilter, top_k: int = 10) -> list[SearchHit]:
+
+def search(memories: Memories, query: str | None, flt: MemoryFilter, top_k: int = 10) -> list[SearchHit]:
     """Filter in SQL, then rank the candidates by cosine to the query.
 
     Without a query (or a blank one) the filtered memories come newest first
@@ -44,7 +47,7 @@ def search(memories: Any, query: str | None, flt: MemoryFilter, top_k: int = 10)
     return hits[:top_k]
 
 
-def keyword(memories: Any, query: str, flt: MemoryFilter, top_k: int = 10) -> list[SearchHit]:
+def keyword(memories: Memories, query: str, flt: MemoryFilter, top_k: int = 10) -> list[SearchHit]:
     """FTS5 bm25 over text and tags; score = -bm25 (higher is better)."""
     top_k = check_count("top_k", top_k)
     match = fts_match(query)
@@ -58,14 +61,14 @@ def keyword(memories: Any, query: str, flt: MemoryFilter, top_k: int = 10) -> li
     return hits[:top_k]
 
 
-def ranked_ids(memories: Any, query: str, flt: MemoryFilter, k: int, *, keyword: bool = False
+def ranked_ids(memories: Memories, query: str, flt: MemoryFilter, k: int, *, keyword: bool = False
                ) -> list[tuple[str, float]]:
     """(id, score) of `search` (cosine) or `keyword` (-bm25) without reading whole rows: the same
     ranking, best first, ties by id, for callers that need only the order (rank fusion)."""
     return ranked_lists(memories, query, flt, k, keyword=keyword, vector=not keyword)[0 if keyword else 1]
 
 
-def ranked_lists(memories: Any, query: str, flt: MemoryFilter, k: int, *, keyword: bool = True, vector: bool = True
+def ranked_lists(memories: Memories, query: str, flt: MemoryFilter, k: int, *, keyword: bool = True, vector: bool = True
                  ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
     """(keyword list, vector list) as `ranked_ids` gives them (an empty list where not asked for),
     with one filter lookup and one id lookup for both."""
@@ -90,7 +93,7 @@ def ranked_lists(memories: Any, query: str, flt: MemoryFilter, k: int, *, keywor
     return named(kw_pairs), named(vec_pairs)
 
 
-def vector_scores(memories: Any, query: str, memory_ids: list[str]) -> dict[str, float]:
+def vector_scores(memories: Memories, query: str, memory_ids: list[str]) -> dict[str, float]:
     """Cosine of the query with each listed memory; ids without a vector are left out."""
     ids = [check_memory_id(m) for m in memory_ids]
     scores = memories.vectors.scores(memories.embed_query(query), [memories.tracker.hash_fn(m) for m in ids])

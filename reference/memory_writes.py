@@ -8,7 +8,7 @@ is told (`note`), with the revision the change moved.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -21,10 +21,13 @@ from reference.tracker import memory_revision
 from reference.tracker.filter_index import labels_of
 from reference.vector_search import KIND_TAGS
 
+if TYPE_CHECKING:
+    from reference.memories import Memories
+
 _RECORD_FIELDS = {"text", "task", "insights", "context", "symbol_keys", "tags", "metadata"}
 
 
-def write(memories: Any, text: Any, task: Any = None, insights: Any = None, context: Any = None,
+def write(memories: Memories, text: Any, task: Any = None, insights: Any = None, context: Any = None,
           symbol_keys: Any = None, tags: Any = None, metadata: Any = None) -> MemoryEntry:
     """Store one memory at the clock's now."""
     inp = redact_input(validate_memory(text, task, insights, context, symbol_keys, tags, metadata), memories.redactor)
@@ -47,7 +50,8 @@ def write(memories: Any, text: Any, task: Any = None, insights: Any = None, cont
     return entry
 
 
-def write_many(memories: Any, records: list[dict[str, Any]], times: list[float] | None = None) -> list[MemoryEntry]:
+def write_many(memories: Memories, records: list[dict[str, Any]], times: list[float] | None = None
+               ) -> list[MemoryEntry]:
     """Several writes in one transaction: all validated first, embedded in one batch, vectors in one append.
 
     Each record holds `write`'s arguments by name (`text` required). The
@@ -103,7 +107,7 @@ def write_many(memories: Any, records: list[dict[str, Any]], times: list[float] 
     return entries
 
 
-def update_metadata(memories: Any, memory_id: str, updates: Any, *, replace_all: bool = False) -> MemoryEntry:
+def update_metadata(memories: Memories, memory_id: str, updates: Any, *, replace_all: bool = False) -> MemoryEntry:
     """Merge `updates` into a memory's metadata (or replace it); appends a new blob record."""
     old = memories.get(memory_id)
     if old is None:
@@ -123,7 +127,7 @@ def update_metadata(memories: Any, memory_id: str, updates: Any, *, replace_all:
     return entry
 
 
-def delete(memories: Any, memory_id: str) -> bool:
+def delete(memories: Memories, memory_id: str) -> bool:
     """Delete a memory's row and vector; False if there is no such memory."""
     kh = memories.tracker.hash_fn(check_memory_id(memory_id))
     with memories.tracker.tx() as conn:
@@ -137,7 +141,7 @@ def delete(memories: Any, memory_id: str) -> bool:
     return True
 
 
-def note(memories: Any, entry: MemoryEntry, rev: int) -> None:
+def note(memories: Memories, entry: MemoryEntry, rev: int) -> None:
     """Tell the filter index (and its followers) of a written entry, at revision `rev`."""
     memories.filter_index.note_write(entry.key_hash, labels_of(entry.task, entry.context, entry.insights,
                                                                entry.tags, entry.metadata), rev)

@@ -11,34 +11,37 @@ clock; the optional redactor is applied to every text before it reaches the
 blob, the tracker, FTS or the vectors; every operation emits a telemetry
 event. Components are public attributes (`tracker`, `blob`, `vectors`,
 `embedder`, `clock`) for the parts of the store built on them.
+
+The operations are plain functions taking the store, bound here as its methods, one module
+per concept: `store_writes.py` (memory changes and the layers' listeners), `store_reads.py`
+(memory reads and searches), `store_code.py` (the code index and unified search),
+`store_content.py` (stored bytes, counts and file sizes). `guard_methods` wraps every public
+one (`store_guard.py`).
 """
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from reference import code_search as _code
+from reference import store_code, store_content, store_reads, store_writes
 from reference.blob import Blob
 from reference.clock import Clock
 from reference.embed import Embedder, HashingEmbedder
-from reference.errors import NotFound, StoreError
-from reference.indexer import Indexer, IndexResult
+from reference.errors import StoreError
+from reference.indexer import Indexer
 from reference.keys import hash64
 from reference.memories import InvalidArgument, Memories
-from reference.memory_record import MemoryEntry, SearchHit
+from reference.memory_record import MemoryEntry
 from reference.patterns import PatternSetManager, Redactor
+from reference.store_content import DATA_FILES
 from reference.store_guard import guard_methods
 from reference.store_telemetry import StoreTelemetry
 from reference.telemetry import TelemetrySink
 from reference.tracker import Tracker
-from reference.tracker.batch_cache import batch_page_cache
-from reference.vector_search import check_kinds, topk_hits
 from reference.vectors import VectorCache
 
-DATA_FILES = ("tracker.db", "tracker.db-wal", "tracker.db-shm", "blob.dat", "vectors.f32", "vectors.tags",
-              "vectors.sums", "vectors.keys")
+__all__ = ["DATA_FILES", "InvalidArgument", "MemoryStore", "StoreClosed"]
 
 
 class StoreClosed(StoreError):
@@ -110,235 +113,36 @@ class MemoryStore:
         if self._closed:
             raise StoreClosed(f"store {self.data_dir} is closed")
 
-    # -- memories ------------------------------------------------------------------
-    def write_memory(self, text: str, task: str | None = None, insights: list[str] | None = None,
-                     context: list[str] | None = None, symbol_keys: list[int] | None = None,
-                     tags: list[str] | None = None, metadata: dict[str, Any] | None = None) -> MemoryEntry:
-        """Store one memory; the layers listening derive their rows in the same transaction."""
-        self._check_open()
-        with self.telemetry.measure("write", "memory") as ev:
-            with self.tracker.tx():
-                entry = self.memories.write(text, task, insights, context, symbol_keys, tags, metadata)
-                ev.memory_id = entry.id
-                self._notify([entry])
-        return entry
+    # -- memories (store_writes.py, store_reads.py) -----------------------------------
+    write_memory = store_writes.write_memory
+    write_memories = store_writes.write_memories
+    _notify = store_writes.notify
+    add_write_listener = store_writes.add_write_listener
+    add_delete_listener = store_writes.add_delete_listener
+    update_metadata = store_writes.update_metadata
+    delete_memory = store_writes.delete_memory
+    get_memory = store_reads.get_memory
+    search_memories = store_reads.search_memories
+    keyword_search = store_reads.keyword_search
+    list_memories = store_reads.list_memories
+    iter_memories = store_reads.iter_memories
+    vector_scores = store_reads.vector_scores
+    fts_scores = store_reads.fts_scores
 
-    def write_memories(self, records: list[dict[str, Any]], times: list[float] | None = None) -> list[MemoryEntry]:
-        """Write several memories in one transaction (see `Memories.write_many`); listeners run per entry, in order.
+    # -- code index and unified search (store_code.py) ----------------------------------
+    search_all = store_code.search_all
+    vector_topk = store_code.vector_topk
+    code_search = store_code.code_search
+    symbol_search = store_code.symbol_search
+    code_keyword_search = store_code.code_keyword_search
+    index_file = store_code.index_file
+    index_directory = store_code.index_directory
+    register_file = store_code.register_file
 
-        Each record holds `write_memory`'s arguments by name. Same entries as
-        the writes one by one, at a fraction of the cost (one commit, one
-        embedding batch, one vector append). `times`, one per record, sets a
-        `LogicalClock` before each record is stored (a timed history in one batch).
-        """
-        self._check_open()
-        t0 = time.perf_counter()
-        records = list(records)
-        # a batch's pages do not fit SQLite's default cache: a larger one while it runs (tracker/batch_cache.py)
-        with batch_page_cache(self.tracker.conn(), len(records)), self.tracker.tx():
-            entries = self.memories.write_many(records, times)
-            self._notify(entries)
-        # one event per memory, as the writes one by one would give (latency shared equally)
-        self.telemetry.emit_each("write", "memory", [(e.id, e.created_at) for e in entries],
-                                 (time.perf_counter() - t0) * 1000.0)
-        return entries
-
-    def _notify(self, entries: list[MemoryEntry]) -> None:
-        """Run the write listeners inside the write's transaction; if one fails, the write is undone."""
-        try:
-            for fn, batch in self._write_listeners:
-                if batch is not None:
-                    batch(entries)
-                else:
-                    for entry in entries:
-                        fn(entry)
-        except BaseException:
-            # the caller's transaction rolls the rows back: drop their vectors and label-index entries too
-            self.vectors.remove_many([e.key_hash for e in entries])
-            self.memories.filter_index.reset()
-            raise
-
-    def add_write_listener(self, fn: Callable[[MemoryEntry], None],
-                           batch: Callable[[list[MemoryEntry]], Any] | None = None) -> None:
-        """Call `fn(entry)` for every memory written, inside the write's transaction (layers extract
-        entities, ...); with `batch`, `batch(entries)` is called instead, once per write or batch."""
-        self._write_listeners.append((fn, batch))
-
-    def add_delete_listener(self, fn: Callable[[str], None]) -> None:
-        """Call `fn(memory_id)` after a memory is deleted, so layers drop what they derived from it."""
-        self._delete_listeners.append(fn)
-
-    def update_metadata(self, memory_id: str, updates: dict[str, Any], *, replace: bool = False) -> MemoryEntry:
-        """Merge (or with `replace`, swap in) metadata of an existing memory; `NotFound` if absent."""
-        self._check_open()
-        with self.telemetry.measure("overwrite", "memory", memory_id):
-            return self.memories.update_metadata(memory_id, updates, replace_all=replace)
-
-    def get_memory(self, memory_id: str) -> MemoryEntry | None:
-        self._check_open()
-        with self.telemetry.measure("read", "memory", memory_id) as ev:
-            entry = self.memories.get(memory_id)
-            ev.extra["found"] = entry is not None
-        return entry
-
-    def delete_memory(self, memory_id: str) -> bool:
-        self._check_open()
-        with self.telemetry.measure("delete", "memory", memory_id) as ev:
-            found = self.memories.delete(memory_id)
-            ev.extra["found"] = found
-        if found:
-            for listener in self._delete_listeners:
-                listener(memory_id)
-        return found
-
-    def search_memories(self, query: str | None = None, task: str | None = None, context: list[str] | None = None,
-                        insights: list[str] | None = None, tags: list[str] | None = None, top_k: int = 10,
-                        where_metadata: dict[str, list] | None = None) -> list[SearchHit]:
-        self._check_open()
-        flt = self.memories.filter(task, context, insights, tags, where_metadata)
-        with self.telemetry.measure("query", "memory", mode="filtered") as ev:
-            hits = self.memories.search(query, flt, top_k)
-            ev.extra["results"] = len(hits)
-        return hits
-
-    def keyword_search(self, query: str, top_k: int = 10, where_metadata: dict[str, list] | None = None
-                       ) -> list[SearchHit]:
-        self._check_open()
-        flt = self.memories.filter(where_metadata=where_metadata)
-        with self.telemetry.measure("query", "memory", mode="keyword") as ev:
-            hits = self.memories.keyword(query, flt, top_k)
-            ev.extra["results"] = len(hits)
-        return hits
-
-    def list_memories(self, task: str | None = None, context: list[str] | None = None, limit: int = 50,
-                      offset: int = 0, where_metadata: dict[str, list] | None = None) -> list[MemoryEntry]:
-        self._check_open()
-        for name, value in (("limit", limit), ("offset", offset)):
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 63:
-                raise InvalidArgument(f"{name} must be an integer from 0 to 2**63-1, got {str(value)[:40]}")
-        flt = self.memories.filter(task, context, where_metadata=where_metadata)
-        with self.telemetry.measure("query", "memory", mode="list") as ev:
-            out = self.memories.list(flt, limit, offset)
-            ev.extra["results"] = len(out)
-        return out
-
-    def iter_memories(self, task: str | None = None, context: list[str] | None = None) -> Iterator[MemoryEntry]:
-        """Every matching memory, oldest first (no telemetry: a maintenance scan, not a recall)."""
-        self._check_open()
-        return self.memories.iter(self.memories.filter(task, context))
-
-    # -- unified and code search --------------------------------------------------
-    def search_all(self, query: str, top_k: int = 10, types: list[str] | None = None) -> list[SearchHit]:
-        """Seed 000 §4.2: semantic search across files, symbols, chunks and memories."""
-        self._check_open()
-        kinds = check_kinds(types)
-        with self.telemetry.measure("query", None, mode="unified") as ev:
-            hits = topk_hits(self.tracker, self.vectors, self.memories.embed_query(query), _k(top_k), kinds)
-            ev.extra["results"] = len(hits)
-        return hits
-
-    def vector_topk(self, query: str, k: int, kinds: tuple[str, ...] | list[str] = ("memory",)) -> list[SearchHit]:
-        self._check_open()
-        return topk_hits(self.tracker, self.vectors, self.memories.embed_query(query), _k(k), check_kinds(kinds))
-
-    def vector_scores(self, query: str, memory_ids: list[str]) -> dict[str, float]:
-        self._check_open()
-        return self.memories.vector_scores(query, memory_ids)
-
-    def fts_scores(self, query: str, k: int) -> dict[str, float]:
-        """Memory id -> -bm25 for the `k` best keyword matches (higher is better)."""
-        self._check_open()
-        return {h.id: h.score for h in self.memories.keyword(query, self.memories.filter(), _k(k))}
-
-    def code_search(self, query: str, top_k: int = 10) -> list[SearchHit]:
-        self._check_open()
-        with self.telemetry.measure("query", "chunk", mode="code") as ev:
-            hits = _code.code_search(self.tracker, self.vectors, self.memories.embed_query(query), _k(top_k))
-            ev.extra["results"] = len(hits)
-        return hits
-
-    def symbol_search(self, query: str, top_k: int = 10) -> list[SearchHit]:
-        self._check_open()
-        with self.telemetry.measure("query", "symbol", mode="symbol") as ev:
-            hits = _code.symbol_search(self.tracker, self.vectors, query, self.memories.embed_query(query), _k(top_k))
-            ev.extra["results"] = len(hits)
-        return hits
-
-    def code_keyword_search(self, query: str, top_k: int = 10) -> list[SearchHit]:
-        self._check_open()
-        with self.telemetry.measure("query", "chunk", mode="code_keyword") as ev:
-            hits = _code.code_keyword_search(self.tracker, query, _k(top_k))
-            ev.extra["results"] = len(hits)
-        return hits
-
-    # -- indexing ------------------------------------------------------------------
-    def index_file(self, path: str | Path, root: str | Path) -> IndexResult:
-        self._check_open()
-        with self.telemetry.measure("write", "file") as ev:
-            result = self.indexer.index_file(path, root)
-            ev.memory_id = result.file_keys[0] if result.file_keys else None
-            ev.extra.update(symbols=result.symbols, chunks=result.chunks, unchanged=result.files_unchanged)
-        return result
-
-    def index_directory(self, root: str | Path, glob: str = "**/*.py") -> IndexResult:
-        self._check_open()
-        with self.telemetry.measure("write", "file", mode="directory") as ev:
-            result = self.indexer.index_directory(root, glob)
-            ev.extra.update(files=result.files_indexed, unchanged=result.files_unchanged, errors=len(result.errors))
-        return result
-
-    def register_file(self, path: str | Path, root: str | Path) -> dict:
-        self._check_open()
-        with self.telemetry.measure("write", "file", mode="register") as ev:
-            row = self.indexer.register_file(path, root)
-            ev.memory_id = row["key"]
-        return row
-
-    def read_content(self, key_hash: int) -> bytes:
-        """The blob bytes of a file, symbol, chunk or memory, via its tracker row (seed 000 §1.3)."""
-        self._check_open()
-        with self.telemetry.measure("read", None) as ev:
-            conn = self.tracker.conn()
-            found = self.tracker.code.locate(conn, key_hash)
-            if found is not None:
-                ev.entity_type, row = found
-                ev.memory_id = self.tracker.keys.get_key(conn, key_hash)
-                off, length = row["blob_offset"], row["blob_length"]
-            else:
-                entry = self.tracker.memories.get(conn, key_hash)
-                if entry is None or entry.blob_offset is None:
-                    raise NotFound(f"no stored content for key hash {key_hash:#018x}")
-                ev.entity_type, ev.memory_id = "memory", entry.id
-                off, length = entry.blob_offset, entry.blob_length
-            return self.blob.read_slice(off, length)
-
-    def scan_content(self, key_hash: int) -> tuple[str, bytes]:
-        """(canonical key, bytes a pattern scan reads) for an indexed item or a memory.
-
-        Files, symbols and chunks give their blob slice (seed 000 §1.3). A memory
-        gives its text: its blob record is JSON, whose escaping (`\\"`) would hide
-        or shift matches. `NotFound` for an unknown key hash.
-        """
-        self._check_open()
-        if self.tracker.resolve_type(key_hash) == "memory":
-            entry = self.tracker.get_memory_by_key(key_hash)
-            if entry is not None:
-                return entry.id, entry.text.encode("utf-8")
-        data = self.read_content(key_hash)
-        return self.tracker.keys.get_key(self.tracker.conn(), key_hash), data
-
-    def stats(self) -> dict[str, Any]:
-        """Row counts, vector counts, schema version and the size of each file on disk."""
-        self._check_open()
-        files = {name: (self.data_dir / name).stat().st_size for name in DATA_FILES if (self.data_dir / name).exists()}
-        return {
-            "counts": self.tracker.counts(),
-            "vectors": self.vectors.stats(),
-            "schema_version": self.tracker.schema_version(),
-            "embedder": {"name": self.embedder.name, "dim": self.embedder.dim},
-            "bytes": files,
-            "bytes_total": sum(files.values()),
-        }
+    # -- stored bytes and sizes (store_content.py) ----------------------------------------
+    read_content = store_content.read_content
+    scan_content = store_content.scan_content
+    stats = store_content.stats
 
 
 MemoryStore = guard_methods(MemoryStore)
@@ -348,9 +152,3 @@ def _secrets_redactor(patterns: PatternSetManager) -> Callable[[str], str]:
     """Replace every `pat:secrets` match with a marker naming the pattern."""
     redactor = Redactor(patterns)
     return lambda text: redactor.redact(text).text
-
-
-def _k(k: Any) -> int:
-    if isinstance(k, bool) or not isinstance(k, int) or k < 0:
-        raise InvalidArgument(f"top_k must be a non-negative integer, got {k!r}")
-    return k

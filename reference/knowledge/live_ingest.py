@@ -12,7 +12,7 @@ the rows differ from one-by-one ingests, whose backfill steps fall between the w
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reference.knowledge import backfill as bf
 from reference.knowledge import neighbours
@@ -26,8 +26,11 @@ from reference.knowledge.timefmt import to_text
 from reference.memory_record import MemoryEntry
 from reference.tracker.sqlite_errors import sqlite_errors
 
+if TYPE_CHECKING:
+    from reference.knowledge.layer import KnowledgeLayer
 
-def ingest_rows(layer: Any, entries: list[MemoryEntry], fresh: bool) -> list[list[tuple]]:
+
+def ingest_rows(layer: KnowledgeLayer, entries: list[MemoryEntry], fresh: bool) -> list[list[tuple]]:
     """`KnowledgeLayer.ingest_many`, per entry its relationships as the rows stored (`relationship_rows.py`).
 
     `fresh` says no entry can have derived rows yet, so the re-ingest lookup is skipped."""
@@ -67,7 +70,7 @@ def ingest_rows(layer: Any, entries: list[MemoryEntry], fresh: bool) -> list[lis
     return out
 
 
-def known_entities(layer: Any, conn: Any, ids: list[str], mentions: list[list[Any]],
+def known_entities(layer: KnowledgeLayer, conn: Any, ids: list[str], mentions: list[list[Any]],
                    texts: dict[int, Neighbour], near: list[list[tuple[int, float]]]) -> KnownEntities | None:
     """Entity ids of the batch (from its extraction) and of the neighbours outside it that a rule reads.
 

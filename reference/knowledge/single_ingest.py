@@ -6,7 +6,7 @@ from a batch lookup; its rows are stamped with the clock's now.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from reference.knowledge import backfill as bf
 from reference.knowledge import entity_table, relationship_table, temporal_table
@@ -18,8 +18,11 @@ from reference.knowledge.relationship_rows import to_relationship
 from reference.knowledge.timefmt import to_text
 from reference.memory_record import MemoryEntry
 
+if TYPE_CHECKING:
+    from reference.knowledge.layer import KnowledgeLayer
 
-def ingest_one(layer: Any, entry: MemoryEntry, eligible: Callable[[str], bool] | None,
+
+def ingest_one(layer: KnowledgeLayer, entry: MemoryEntry, eligible: Callable[[str], bool] | None,
                cursor: bf.Cursor | None = None) -> list[Relationship]:
     """Entities, mentions, temporal data and relationships of `entry`, replacing any it had; its relationships.
 
