@@ -1,8 +1,9 @@
 """Changes to memories (seed 000 §3): write, write a batch, update metadata, delete.
 
-A write validates everything first, then, in one tracker transaction, stores the id, key,
-blob record, row and FTS entry (`memory_insert.py`), moves the memories revision and puts
-the vector; a failed transaction leaves no vector behind. After the commit the filter index
+A write validates everything first, then, in one tracker transaction: allocates the next
+per-store sequence number, derives the id, appends the §3.2 JSON record to `blob.dat`, inserts
+the row and its FTS entry (`memory_insert.py`), moves the memories revision and puts the
+vector; a failed transaction leaves no vector behind. After the commit the filter index
 is told (`note`), with the revision the change moved.
 """
 from __future__ import annotations
