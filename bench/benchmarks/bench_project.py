@@ -10,7 +10,9 @@ run, interleaved, and stored in `extra_info` of `test_branch_filter_overhead`, w
 start and end (the machine is shared); bytes per 1000 commits and the ingest time are in `extra_info` of
 `test_record_commit`. The filtered search is `ProjectMemory.search` (reference/project/branch_search.py: the
 unfiltered ranking's prefix checked against the store's label index, exact, falling back to the store's
-filter); `fallbacks` counts the queries that needed the store's filtered search.
+filter); `fallbacks` counts the queries that needed the store's filtered search. `test_first_branch_filter`
+times the first filtered search after the store's in-memory indexes are dropped (as after opening the store):
+it reads the `branch` labels of every memory from the table (reference/tracker/filter_index.py).
 """
 from __future__ import annotations
 
@@ -90,6 +92,15 @@ def test_search_branch_filtered(benchmark, loaded):
         return project.search(q, 10, branch=b)
 
     benchmark(run)
+
+
+def test_first_branch_filter(benchmark, loaded):
+    """The first branch-filtered search with cold label and keyword indexes (each round drops them first)."""
+    store, project, queries, info = loaded
+    q, b = queries[0]
+    benchmark.extra_info.update(scale=SCALE, **info)
+    benchmark.pedantic(lambda: project.search(q, 10, branch=b), setup=store.memories.filter_index.reset,
+                       rounds=5, iterations=1)
 
 
 def test_branch_filter_overhead(benchmark, loaded):
