@@ -19,7 +19,7 @@ from reference.memory_args import InvalidArgument, check_memory_id
 from reference.memory_input import check_metadata, redact_input, redact_value, validate_memory
 from reference.memory_record import MemoryEntry, memory_blob_record
 from reference.tracker import memory_revision
-from reference.tracker.filter_index import labels_of
+from reference.tracker.filter_labels import labels_of
 from reference.vector_search import KIND_TAGS
 
 if TYPE_CHECKING:

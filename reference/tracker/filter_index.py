@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from reference.tracker.filter_labels import Family, Label, family_of, family_rows, labels_of, scalar
+from reference.tracker.filter_labels import Family, Label, family_of, family_rows, scalar
 from reference.tracker.filters import MemoryFilter
 from reference.tracker.memory_revision import Reflected
 
@@ -206,4 +206,4 @@ def _families(flt: MemoryFilter) -> list[Family]:
     return out or [("all",)]
 
 
-__all__ = ["FilterIndex", "Label", "labels_of"]
+__all__ = ["FilterIndex", "Label"]
