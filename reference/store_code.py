@@ -4,6 +4,7 @@ Each operation is one telemetry event; `MemoryStore` binds these functions as it
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -62,25 +63,25 @@ def vector_topk(store: MemoryStore, query: str, k: int, kinds: tuple[str, ...] |
 
 def code_search(store: MemoryStore, query: str, top_k: int = 10) -> list[SearchHit]:
     store._check_open()
-    with store.telemetry.measure("query", "chunk", mode="code") as ev:
-        hits = _code.code_search(store.tracker, store.vectors, store.memories.embed_query(query),
-                                 check_count("top_k", top_k))
-        ev.extra["results"] = len(hits)
-    return hits
+    return _counted(store, "chunk", "code", lambda: _code.code_search(
+        store.tracker, store.vectors, store.memories.embed_query(query), check_count("top_k", top_k)))
 
 
 def symbol_search(store: MemoryStore, query: str, top_k: int = 10) -> list[SearchHit]:
     store._check_open()
-    with store.telemetry.measure("query", "symbol", mode="symbol") as ev:
-        hits = _code.symbol_search(store.tracker, store.vectors, query, store.memories.embed_query(query),
-                                   check_count("top_k", top_k))
-        ev.extra["results"] = len(hits)
-    return hits
+    return _counted(store, "symbol", "symbol", lambda: _code.symbol_search(
+        store.tracker, store.vectors, query, store.memories.embed_query(query), check_count("top_k", top_k)))
 
 
 def code_keyword_search(store: MemoryStore, query: str, top_k: int = 10) -> list[SearchHit]:
     store._check_open()
-    with store.telemetry.measure("query", "chunk", mode="code_keyword") as ev:
-        hits = _code.code_keyword_search(store.tracker, query, check_count("top_k", top_k))
+    return _counted(store, "chunk", "code_keyword", lambda: _code.code_keyword_search(
+        store.tracker, query, check_count("top_k", top_k)))
+
+
+def _counted(store: MemoryStore, kind: str, mode: str, search: Callable[[], list[SearchHit]]) -> list[SearchHit]:
+    """`search()` inside one query event of `kind` and `mode`, the event carrying its number of results."""
+    with store.telemetry.measure("query", kind, mode=mode) as ev:
+        hits = search()
         ev.extra["results"] = len(hits)
     return hits

@@ -116,21 +116,20 @@ class FilterIndex:
         for kh, labels in family_rows(conn, fam):
             self._add(fam, kh, labels)
 
-    def _fresh(self, conn: sqlite3.Connection, families: Iterable[Family]) -> None:
-        """Make the index reflect the table for `families`: drop everything after a missed change, then
-        read the families not held yet."""
+    def _fresh(self, conn: sqlite3.Connection) -> None:
+        """Drop everything after a change the index missed (`_array` then reads families afresh)."""
         reflects, rev = self._reflected.check(conn)
         if not reflects:
             self._clear()
             self._reflected.built(rev)
-        for fam in families:
-            if fam not in self._of:
-                self._read(conn, fam)
 
     # -- reading -----------------------------------------------------------------
-    def _array(self, lab: Label) -> np.ndarray:
+    def _array(self, conn: sqlite3.Connection, lab: Label) -> np.ndarray:
+        """The sorted key hashes carrying `lab`, its family read from the table first if not held yet."""
         arr = self._arrays.get(lab)
         if arr is None:
+            if family_of(lab) not in self._of:
+                self._read(conn, family_of(lab))
             s = self._sets.get(lab)
             arr = np.sort(np.fromiter(s, dtype=np.uint64, count=len(s))) if s else _EMPTY
             self._arrays[lab] = arr
@@ -142,10 +141,9 @@ class FilterIndex:
 
     def labelled_many(self, conn: sqlite3.Connection, labels: Iterable[Label]) -> list[np.ndarray]:
         """`labelled` of each label, with one freshness check for them all."""
-        labels = [tuple(lab) for lab in labels]
         with self._lock:
-            self._fresh(conn, dict.fromkeys(family_of(lab) for lab in labels))
-            return [self._array(lab) for lab in labels]
+            self._fresh(conn)
+            return [self._array(conn, tuple(lab)) for lab in labels]
 
     def candidates(self, conn: sqlite3.Connection, flt: MemoryFilter) -> np.ndarray:
         """Key hashes (sorted, unique uint64) of the memories passing `flt`.
@@ -155,26 +153,26 @@ class FilterIndex:
         """
         key = repr(flt)  # a frozen dataclass of str, tuples and JSON values: equal reprs, equal filters
         with self._lock:
-            self._fresh(conn, _families(flt))
+            self._fresh(conn)
             hit = self._answers.get(key)
             if hit is None:
-                hit = self._answer(flt).copy()
+                hit = self._answer(conn, flt).copy()
                 hit.setflags(write=False)
                 if len(self._answers) >= _MAX_ANSWERS:
                     self._answers.clear()
                 self._answers[key] = hit
             return hit
 
-    def _answer(self, flt: MemoryFilter) -> np.ndarray:
+    def _answer(self, conn: sqlite3.Connection, flt: MemoryFilter) -> np.ndarray:
         parts: list[np.ndarray] = []
         if flt.task is not None:
-            parts.append(self._array(("task", flt.task)))
+            parts.append(self._array(conn, ("task", flt.task)))
         for field, values in (("context", flt.context), ("insights", flt.insights), ("tags", flt.tags)):
-            parts += [self._array((field, v)) for v in values]
+            parts += [self._array(conn, (field, v)) for v in values]
         for key, values in sorted((flt.where_metadata or {}).items()):
-            parts.append(self._metadata(key, values))
+            parts.append(self._metadata(conn, key, values))
         if not parts:
-            return self._array(("all",))
+            return self._array(conn, ("all",))
         parts.sort(key=len)
         out = parts[0]
         for p in parts[1:]:
@@ -183,27 +181,14 @@ class FilterIndex:
             out = _intersect_sorted(out, p)
         return out
 
-    def _metadata(self, key: str, values: list[Any]) -> np.ndarray:
-        arrays = [self._array(("meta", key, scalar(v))) for v in values if v is not None]
+    def _metadata(self, conn: sqlite3.Connection, key: str, values: list[Any]) -> np.ndarray:
+        arrays = [self._array(conn, ("meta", key, scalar(v))) for v in values if v is not None]
         if any(v is None for v in values):
-            arrays.append(np.setdiff1d(self._array(("all",)), self._array(("present", key)), assume_unique=True))
+            arrays.append(np.setdiff1d(self._array(conn, ("all",)), self._array(conn, ("present", key)),
+                                       assume_unique=True))
         if not arrays:
             return _EMPTY
         return arrays[0] if len(arrays) == 1 else np.unique(np.concatenate(arrays))
-
-
-def _families(flt: MemoryFilter) -> list[Family]:
-    """The label families `FilterIndex._answer` reads for `flt`."""
-    out: list[Family] = []
-    if flt.task is not None:
-        out.append(("task",))
-    out += [(field,) for field, values in (("context", flt.context), ("insights", flt.insights), ("tags", flt.tags))
-            if values]
-    for key, values in (flt.where_metadata or {}).items():
-        out.append(("key", key))
-        if any(v is None for v in values):
-            out.append(("all",))
-    return out or [("all",)]
 
 
 __all__ = ["FilterIndex", "Label"]
