@@ -1,8 +1,8 @@
 """SQL lookups of the relationship rules' vector neighbours: their memory ids and, where a rule reads it, their texts.
 
 `neighbour_rows` serves a live batch (`live_ingest.py`): ids from `MemoryIds`, texts only
-above the update threshold. `id_text_many` serves one memory ingested alone
-(`similarity.similar`). Neither parses a row's JSON fields.
+above the update threshold. `id_text_many` reads those texts, and serves one memory ingested
+alone (`similarity.similar`). Neither parses a row's JSON fields.
 """
 from __future__ import annotations
 
@@ -31,8 +31,8 @@ def neighbour_rows(ids: MemoryIds, conn: Any, near: list[list[tuple[int, float]]
     rule that reads it (elsewhere None)."""
     found = ids.lookup(conn, sorted({h for hs in near for h, _ in hs}), pending)
     wanted = sorted({h for hs in near for h, s in hs if s > update_threshold and h in found})
-    texts = texts_of(conn, wanted) if wanted else {}
-    return {h: Neighbour(mid, texts.get(h)) for h, mid in found.items()}
+    texts = id_text_many(conn, wanted) if wanted else {}
+    return {h: Neighbour(mid, texts[h].text if h in texts else None) for h, mid in found.items()}
 
 
 def id_text_many(conn: Any, key_hashes: list[int]) -> dict[int, Neighbour]:
@@ -45,13 +45,3 @@ def id_text_many(conn: Any, key_hashes: list[int]) -> dict[int, Neighbour]:
             out[from_db(kh)] = Neighbour(mid, text)
     return out
 
-
-def texts_of(conn: Any, key_hashes: list[int]) -> dict[int, str]:
-    """Key hash -> text of those of `key_hashes` that are stored memories."""
-    out: dict[int, str] = {}
-    for i in range(0, len(key_hashes), 500):
-        part = [to_db(h) for h in key_hashes[i: i + 500]]
-        for kh, text in conn.execute(
-                f"SELECT key_hash, text FROM memories WHERE key_hash IN ({','.join('?' * len(part))})", part):
-            out[from_db(kh)] = text
-    return out
