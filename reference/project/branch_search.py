@@ -40,7 +40,8 @@ def branch_search(store: Any, query: str, top_k: int, allowed: list[str]) -> lis
     conn = store.tracker.conn()
     with store.telemetry.measure("query", "memory", mode="filtered") as ev:
         qvec = memories.embed_query(query)
-        labels = [memories.filter_index.labelled(conn, ("meta", "branch", ("s", name))) for name in allowed]
+        # one call: every branch's keys from one state of the table
+        labels = memories.filter_index.labelled_many(conn, [("meta", "branch", ("s", name)) for name in allowed])
         fetch = max(FIRST_FETCH * top_k, MIN_FETCH)
         for _ in range(2):
             pairs = memories.vectors.topk(qvec, fetch, tags=[KIND_TAGS["memory"]], with_ties=True)

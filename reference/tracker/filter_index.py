@@ -20,7 +20,10 @@ deletes with `note_*` and the memories revision they moved (`memory_revision.py`
 a change the index did not apply (another store object, in another process)
 shows as a revision it does not reflect and makes the next `candidates` rebuild
 from the table (the families in use, one scan each). Writes on this store's
-other threads, through their own connections, are applied, not rebuilt. `reset()` forgets everything (the writer calls it when a
+other threads, through their own connections, are applied, not rebuilt. Each call checks the revision
+and reads any family it needs inside one read snapshot (`memory_revision.snapshot`), so a commit
+landing between the check and a read cannot put a later state into one family beside an earlier one
+in the others. `reset()` forgets everything (the writer calls it when a
 transaction rolls back). `followers` (e.g. the store's `KeywordIndex`) get the
 same three notes, so other in-memory indexes stay in step without more hooks
 in the writer.
@@ -36,7 +39,7 @@ import numpy as np
 
 from reference.tracker.filter_labels import Family, Label, family_of, family_rows, scalar
 from reference.tracker.filters import MemoryFilter
-from reference.tracker.memory_revision import Reflected
+from reference.tracker.memory_revision import Reflected, snapshot
 
 _EMPTY = np.zeros(0, dtype=np.uint64)
 _MAX_ANSWERS = 256
@@ -141,7 +144,7 @@ class FilterIndex:
 
     def labelled_many(self, conn: sqlite3.Connection, labels: Iterable[Label]) -> list[np.ndarray]:
         """`labelled` of each label, with one freshness check for them all."""
-        with self._lock:
+        with self._lock, snapshot(conn):
             self._fresh(conn)
             return [self._array(conn, tuple(lab)) for lab in labels]
 
@@ -152,7 +155,7 @@ class FilterIndex:
         handed out read-only, the same array each time, so callers can key their own caches on it.
         """
         key = repr(flt)  # a frozen dataclass of str, tuples and JSON values: equal reprs, equal filters
-        with self._lock:
+        with self._lock, snapshot(conn):
             self._fresh(conn)
             hit = self._answers.get(key)
             if hit is None:

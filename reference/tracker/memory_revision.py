@@ -3,6 +3,7 @@
     rev = bump(conn)        # inside the transaction that inserts, updates or deletes memories
     last = bump(conn, n)    # a batch of n memories: moved as n single writes would move it
     current(conn)           # the revision this connection sees
+    with snapshot(conn):    # the revision and the reads after it, from one state of the table
 
 The store keeps in-memory indexes over the memories table (`FilterIndex`, `IdIndex`, the keyword
 postings). The writer updates them itself after a change; what it cannot report is a change made
@@ -20,6 +21,8 @@ counter: the indexes follow changes made through the store, from any thread or p
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 NAME = "rev:memories"
 
@@ -36,6 +39,25 @@ def current(conn: sqlite3.Connection) -> int:
     """The revision this connection sees (0 before the first change)."""
     row = conn.execute("SELECT value FROM meta WHERE name = ?", (NAME,)).fetchone()
     return int(row[0]) if row else 0
+
+
+@contextmanager
+def snapshot(conn: sqlite3.Connection) -> Iterator[None]:
+    """Hold one read snapshot of the database on `conn` for the block (a deferred transaction, rolled back
+    after; joined as it is when `conn` is already in a transaction).
+
+    An index that checks `current` and then reads rows must read them from the state it checked: a
+    commit landing in between (another thread's, whose note waits on the index's lock) would otherwise
+    be in the rows read but not in what the index already holds, and an answer built from both could
+    match a memory in no state it ever had."""
+    if conn.in_transaction:
+        yield
+        return
+    conn.execute("BEGIN")
+    try:
+        yield
+    finally:
+        conn.execute("ROLLBACK")
 
 
 class Reflected:

@@ -100,3 +100,22 @@ def test_blank_queries_and_large_k_use_the_store_filter(project):
     assert fast(project, "  ", 5, "feature-1") == exact(project, "  ", 5, "feature-1")
     assert fast(project, "cache", 0, "feature-1") == []
     assert fast(project, "cache", 2000, "feature-1") == exact(project, "cache", 2000, "feature-1")
+
+
+def test_every_branch_is_read_from_one_state(store):
+    """A memory moving from one allowed branch to another between two branches' reads is still found: the
+    branches' keys are read in one call, not one call each with a write landing between them."""
+    m = store.write_memory("Fix cache race", metadata={"branch": "b"})
+    index = store.memories.filter_index
+    real = index.labelled_many
+    moved = []
+
+    def then_move(conn, labels):
+        out = real(conn, labels)
+        if not moved:
+            moved.append(store.update_metadata(m.id, {"branch": "a"}))
+        return out
+
+    index.labelled_many = then_move
+    assert [h.id for h in bs.branch_search(store, "cache race", 5, ["a", "b"])] == [m.id]
+    assert moved

@@ -126,3 +126,31 @@ def test_a_write_through_another_store_object_is_seen(tmp_path, monkeypatch):
     assert len(a.memories.candidates(flt)) == 3
     assert built == ["FilterIndex"]
     a.close()
+
+
+def test_a_family_read_sees_the_state_the_index_checked(tmp_path, monkeypatch):
+    """A commit landing between the revision check and a family's first read (another thread's, whose note
+    waits on the index's lock; here another store object's) is not in that read: the answer mixes no
+    two states. Memory x has branch a and kind b, then branch c and kind d: none ever had a and d."""
+    import reference.tracker.filter_index as filter_index
+    clock = LogicalClock(1_700_000_000.0)
+    a = MemoryStore.open(tmp_path, clock=clock)
+    x = a.write_memory("alpha x", metadata={"branch": "a", "kind": "b"})
+    a.write_memory("alpha y", metadata={"branch": "a", "kind": "z"})
+    assert len(a.memories.candidates(MemoryFilter(where_metadata={"branch": ["a"]}))) == 2   # branch read
+    b = MemoryStore.open(tmp_path, clock=clock)
+    real = filter_index.family_rows
+
+    def commit_first(conn, family):
+        if family == ("key", "kind"):
+            b.update_metadata(x.id, {"branch": "c", "kind": "d"})
+        return real(conn, family)
+
+    monkeypatch.setattr(filter_index, "family_rows", commit_first)
+    torn = MemoryFilter(where_metadata={"branch": ["a"], "kind": ["d"]})
+    assert len(a.memories.candidates(torn)) == 0
+    monkeypatch.setattr(filter_index, "family_rows", real)
+    assert len(a.memories.candidates(torn)) == 0   # after the change: x has c and d
+    assert len(a.memories.candidates(MemoryFilter(where_metadata={"branch": ["c"], "kind": ["d"]}))) == 1
+    b.close()
+    a.close()
