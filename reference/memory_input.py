@@ -45,6 +45,8 @@ def check_tags(tags: Any) -> tuple[str, ...]:
     for t in out:
         if not t.strip():
             raise InvalidMemory("tags must be non-empty strings")
+        if "\x00" in t:
+            raise InvalidMemory(f"tags: {t!r} {_NUL_WHY}")
     return tuple(out)
 
 
@@ -59,6 +61,9 @@ def check_symbol_keys(keys: Any) -> tuple[int, ...]:
     return tuple(dict.fromkeys(keys))
 
 
+# SQLite's JSON functions end a string at U+0000, so the SQL filter and the label index could not match a
+# label holding one as the value it was written with: such labels are refused (a memory's text may hold it)
+_NUL_WHY = "holds U+0000 (NUL), which a filter cannot match (SQLite's JSON functions cut a string there)"
 _FLAT = (str, int, bool, type(None))   # exact types a JSON round trip returns unchanged (not float: NaN, -0.0)
 
 
@@ -72,11 +77,30 @@ def check_metadata(metadata: Any) -> dict[str, Any]:
         if not isinstance(k, str):
             raise InvalidMemory(f"metadata keys must be strings; {k!r} is a {type(k).__name__}")
     if all(type(k) is str and type(v) in _FLAT for k, v in metadata.items()):
-        return dict(sorted(metadata.items()))   # what the JSON round trip gives a flat dict, without it
-    try:
-        return json.loads(json.dumps(metadata, sort_keys=True, allow_nan=False))
-    except (TypeError, ValueError) as exc:
-        raise InvalidMemory(f"metadata must be JSON-serialisable: {exc}") from None
+        out = dict(sorted(metadata.items()))   # what the JSON round trip gives a flat dict, without it
+    else:
+        try:
+            out = json.loads(json.dumps(metadata, sort_keys=True, allow_nan=False))
+        except (TypeError, ValueError) as exc:
+            raise InvalidMemory(f"metadata must be JSON-serialisable: {exc}") from None
+    where = _nul_at(out, "metadata")
+    if where is not None:
+        raise InvalidMemory(f"{where} {_NUL_WHY}")
+    return out
+
+
+def _nul_at(value: Any, path: str) -> str | None:
+    """The path of the first key or string inside a JSON value that holds U+0000, or None."""
+    if isinstance(value, str):
+        return path if "\x00" in value else None
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for k, v in items:
+        if isinstance(k, str) and "\x00" in k:
+            return f"{path} key {k!r}"
+        found = _nul_at(v, f"{path}[{k!r}]")
+        if found is not None:
+            return found
+    return None
 
 
 def validate_memory(text: Any, task: Any = None, insights: Any = None, context: Any = None,

@@ -21,6 +21,7 @@ Label = tuple
 Family = tuple
 LIST_FIELDS = ("context", "insights", "tags")
 _OWN_FAMILY = {"all", "task", *LIST_FIELDS}
+_NUL = "\\u0000"   # U+0000 as the stored JSON text writes it
 
 
 def family_of(label: Label) -> Family:
@@ -90,8 +91,15 @@ def _key_rows(conn: sqlite3.Connection, key: str) -> Iterator[tuple[int, tuple[L
     rows = conn.execute(
         "SELECT m.key_hash, j.value, CASE WHEN j.type IN ('text', 'integer', 'true', 'false') "
         "AND (j.type != 'integer' OR typeof(j.value) = 'integer') THEN NULL ELSE m.metadata END "
-        "FROM memories AS m, json_each(m.metadata) AS j WHERE j.key = ? AND j.type != 'null'", (key,))
+        "FROM memories AS m, json_each(m.metadata) AS j "
+        "WHERE j.key = ? AND j.type != 'null' AND instr(m.metadata, ?) = 0", (key, _NUL))
     for kh, value, text in rows:
         if text is not None:
             value = json.loads(text)[key]
         yield from_db(kh), tuple(dict.fromkeys(key_labels(key, value)))
+    # json_each cuts keys and strings at U+0000: rows holding one (written before writes refused it,
+    # memory_input.py) are parsed by Python whole
+    for kh, text in conn.execute("SELECT key_hash, metadata FROM memories WHERE instr(metadata, ?) > 0", (_NUL,)):
+        labels = key_labels(key, json.loads(text).get(key))
+        if labels:
+            yield from_db(kh), tuple(dict.fromkeys(labels))

@@ -107,6 +107,10 @@ def test_a_degenerate_hash_function_fails_loudly(tmp_path, clock):
     (dict(text="t", metadata=["x"]), InvalidMemory),
     (dict(text="t", metadata={"k": {1, 2}}), InvalidMemory),
     (dict(text="t", metadata={1: "x"}), InvalidMemory),
+    (dict(text="t", tags=["a\x00b"]), InvalidMemory),                   # U+0000: no filter could match it
+    (dict(text="t", metadata={"branch": "a\x00"}), InvalidMemory),
+    (dict(text="t", metadata={"k\x00": 1}), InvalidMemory),
+    (dict(text="t", metadata={"k": [1, {"x": ["ok", "\x00"]}]}), InvalidMemory),
 ])
 def test_bad_input_is_a_clear_error_and_writes_nothing(store, kwargs, error):
     store.write_memory("an existing memory")
@@ -115,6 +119,15 @@ def test_bad_input_is_a_clear_error_and_writes_nothing(store, kwargs, error):
         store.write_memory(**kwargs)
     assert isinstance(exc.value, StoreError) and str(exc.value)
     assert (store.tracker.counts(), store.blob.size(), store.vectors.stats()["rows"]) == before
+
+
+def test_a_nul_is_refused_in_labels_and_kept_in_text(store):
+    with pytest.raises(InvalidMemory, match=r"metadata\['k'\]\[1\]\['x'\]\[1\] holds U\+0000"):
+        store.write_memory("t", metadata={"k": [1, {"x": ["ok", "\x00"]}]})
+    m = store.write_memory("text with a \x00 in it", metadata={"k": "v"})
+    with pytest.raises(InvalidMemory, match="metadata\\['k'\\] holds U\\+0000"):
+        store.update_metadata(m.id, {"k": "v\x00"})
+    assert store.get_memory(m.id).text == "text with a \x00 in it" and store.get_memory(m.id).metadata == {"k": "v"}
 
 
 def test_get_memory_with_bad_or_unknown_ids(store):
