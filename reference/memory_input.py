@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from reference import memory_strings
 from reference.errors import StoreError
 from reference.ontology import check_context, check_insights, check_task
 
@@ -45,8 +46,9 @@ def check_tags(tags: Any) -> tuple[str, ...]:
     for t in out:
         if not t.strip():
             raise InvalidMemory("tags must be non-empty strings")
-        if "\x00" in t:
-            raise InvalidMemory(f"tags: {t!r} {_NUL_WHY}")
+        why = memory_strings.problem(t, label=True)
+        if why is not None:
+            raise InvalidMemory(f"tags: {t!r} {why}")
     return tuple(out)
 
 
@@ -61,9 +63,6 @@ def check_symbol_keys(keys: Any) -> tuple[int, ...]:
     return tuple(dict.fromkeys(keys))
 
 
-# SQLite's JSON functions end a string at U+0000, so the SQL filter and the label index could not match a
-# label holding one as the value it was written with: such labels are refused (a memory's text may hold it)
-_NUL_WHY = "holds U+0000 (NUL), which a filter cannot match (SQLite's JSON functions cut a string there)"
 _FLAT = (str, int, bool, type(None))   # exact types a JSON round trip returns unchanged (not float: NaN, -0.0)
 
 
@@ -83,24 +82,10 @@ def check_metadata(metadata: Any) -> dict[str, Any]:
             out = json.loads(json.dumps(metadata, sort_keys=True, allow_nan=False))
         except (TypeError, ValueError) as exc:
             raise InvalidMemory(f"metadata must be JSON-serialisable: {exc}") from None
-    where = _nul_at(out, "metadata")
+    where = memory_strings.problem_at(out, "metadata")
     if where is not None:
-        raise InvalidMemory(f"{where} {_NUL_WHY}")
+        raise InvalidMemory(where)
     return out
-
-
-def _nul_at(value: Any, path: str) -> str | None:
-    """The path of the first key or string inside a JSON value that holds U+0000, or None."""
-    if isinstance(value, str):
-        return path if "\x00" in value else None
-    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
-    for k, v in items:
-        if isinstance(k, str) and "\x00" in k:
-            return f"{path} key {k!r}"
-        found = _nul_at(v, f"{path}[{k!r}]")
-        if found is not None:
-            return found
-    return None
 
 
 def validate_memory(text: Any, task: Any = None, insights: Any = None, context: Any = None,
@@ -110,6 +95,9 @@ def validate_memory(text: Any, task: Any = None, insights: Any = None, context: 
         raise InvalidMemory(f"text must be a string, got {type(text).__name__}")
     if not text.strip():
         raise InvalidMemory("text must not be empty")
+    why = memory_strings.problem(text, label=False)
+    if why is not None:
+        raise InvalidMemory(f"text {why}")
     if task is not None and not isinstance(task, str):
         raise InvalidMemory(f"task must be a string like 'task:debug', got {type(task).__name__}")
     return MemoryInput(

@@ -111,6 +111,10 @@ def test_a_degenerate_hash_function_fails_loudly(tmp_path, clock):
     (dict(text="t", metadata={"branch": "a\x00"}), InvalidMemory),
     (dict(text="t", metadata={"k\x00": 1}), InvalidMemory),
     (dict(text="t", metadata={"k": [1, {"x": ["ok", "\x00"]}]}), InvalidMemory),
+    (dict(text="t\ud800"), InvalidMemory),                               # a lone surrogate: not UTF-8 text
+    (dict(text="t", tags=["\udfff"]), InvalidMemory),
+    (dict(text="t", metadata={"k": ["é", "\ud800"]}), InvalidMemory),
+    (dict(text="t", metadata={"\ud800": 1}), InvalidMemory),
 ])
 def test_bad_input_is_a_clear_error_and_writes_nothing(store, kwargs, error):
     store.write_memory("an existing memory")
@@ -128,6 +132,14 @@ def test_a_nul_is_refused_in_labels_and_kept_in_text(store):
     with pytest.raises(InvalidMemory, match="metadata\\['k'\\] holds U\\+0000"):
         store.update_metadata(m.id, {"k": "v\x00"})
     assert store.get_memory(m.id).text == "text with a \x00 in it" and store.get_memory(m.id).metadata == {"k": "v"}
+
+
+def test_a_lone_surrogate_is_named_where_it_is(store):
+    with pytest.raises(InvalidMemory, match=r"^text holds a lone surrogate U\+D800 at index 2, which is not UTF-8"):
+        store.write_memory("ab\ud800")
+    with pytest.raises(InvalidMemory, match=r"^metadata\['k'\]\[1\] holds a lone surrogate U\+DFFF at index 0"):
+        store.write_memory("t", metadata={"k": ["é", "\udfff"]})
+    assert store.tracker.counts()["memories"] == 0
 
 
 def test_get_memory_with_bad_or_unknown_ids(store):

@@ -15,7 +15,7 @@ INTERESTING_STRINGS = [
     "", " ", "file:a.py", "file:src/a.py", "sym:src/a.py#f:function:1:9", "mem:00000000", "task:debug",
     "context:frontend", "insight:decision", "pat:secrets", "pat:security-smells", "feature:auth", "repo", "main",
     "rev:1", "ts:1736935800", "../x", "/etc/passwd", "~", "~/x", "..", ".", "**/*.py", "a" * 600, "\u0000",
-    "é\u202e", "password=hunter2",
+    "é\u202e", "password=hunter2", "\ud800",   # a lone surrogate, as a JSON "\\ud800" escape decodes
 ]
 JSON_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-(2 ** 70), 2 ** 70),
                          st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=20),
