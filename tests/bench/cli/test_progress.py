@@ -50,6 +50,17 @@ def test_lines_are_throttled_and_quiet_prints_nothing():
     assert quiet.getvalue() == ""
 
 
+def test_no_estimate_from_under_one_percent_of_the_steps():
+    clock, buf = FakeClock(), io.StringIO()
+    cb = progress_printer(plan=[1000], stream=buf, now=clock, tty=False)("large", 1000)
+    clock.t += 2   # set-up, then one step
+    cb(1, 1000)
+    clock.t += 8
+    cb(10, 1000)   # 10 of 1,000 in 10 s: 990 steps left -> 990 s
+    assert lines(buf) == ["[scenario 1/1] large: step 1/1000, 0:02 elapsed, ETA ?",
+                          "[scenario 1/1] large: step 10/1000, 0:10 elapsed, ETA 16:30"]
+
+
 def test_more_scenarios_than_planned_keeps_counting():
     clock, buf = FakeClock(), io.StringIO()
     factory = progress_printer(plan=[1], stream=buf, now=clock, tty=False)
