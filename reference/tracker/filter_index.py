@@ -138,12 +138,9 @@ class FilterIndex:
             self._arrays[lab] = arr
         return arr
 
-    def labelled(self, conn: sqlite3.Connection, label: Label) -> np.ndarray:
-        """Key hashes (sorted uint64) of the memories carrying one label, e.g. ("str", "memory_type", "decision")."""
-        return self.labelled_many(conn, [label])[0]
-
     def labelled_many(self, conn: sqlite3.Connection, labels: Iterable[Label]) -> list[np.ndarray]:
-        """`labelled` of each label, with one freshness check for them all."""
+        """Per label (e.g. ("str", "memory_type", "decision")), the key hashes (sorted uint64) of the memories
+        carrying it, all read from one state of the table (one check, one snapshot)."""
         with self._lock, snapshot(conn):
             self._fresh(conn)
             return [self._array(conn, tuple(lab)) for lab in labels]
