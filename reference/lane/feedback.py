@@ -21,7 +21,7 @@ Phase 5 packs it into JSONB; the table is the source the ranking reads.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from reference.lane.errors import LaneError
@@ -68,12 +68,19 @@ def check_signal(signal: object) -> str:
 
 
 class FeedbackTable:
-    """Rows of `lane_feedback`; every method takes the caller's connection."""
+    """Rows of `lane_feedback`; every method takes the caller's connection.
+
+    `redact` (the store's redactor) is applied to a session id before it is stored.
+    """
+
+    def __init__(self, redact: Callable[[str], str] = lambda text: text) -> None:
+        self._redact = redact
 
     def add(self, conn: sqlite3.Connection, memory_id: str, signal: str, session_id: str | None,
             created_at: float) -> None:
+        session = self._redact(session_id) if isinstance(session_id, str) else None
         conn.execute("INSERT INTO lane_feedback(memory_id, signal, session_id, created_at) VALUES (?,?,?,?)",
-                     (memory_id, check_signal(signal), session_id, created_at))
+                     (memory_id, check_signal(signal), session, created_at))
 
     def states(self, conn: sqlite3.Connection, memory_ids: Iterable[str]) -> dict[str, FeedbackState]:
         """Counts for the listed memories that have any feedback (others are neutral)."""

@@ -45,8 +45,11 @@ class MemoryLane:
         self.memstore = store
         tuned = tuning_of(store).lane_floors   # reference/tuning.py: floors given for this store
         self.floors = floors or (Floors(*tuned) if tuned else floors_for(store.embedder.name))
-        self.feedback_table = FeedbackTable()
-        self.recalls = RecallTable()
+        # Every caller text the lane keeps in its own tables (a recall's query, session ids) goes
+        # through the store's redactor, as memory text does: no secret reaches tracker.db or its WAL.
+        redact = store.redactor or (lambda text: text)
+        self.feedback_table = FeedbackTable(redact)
+        self.recalls = RecallTable(redact)
         self.engine = LaneSearch(store, self.floors, self.feedback_table)
         self._known: tuple[tuple, list[str], EntityResolver] | None = None
         store.add_delete_listener(self._forget)

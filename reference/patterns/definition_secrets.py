@@ -12,7 +12,9 @@ Hyperscan database (`<data>/patterns/*.hsdb`) holds a regex's literal bytes. So:
   pattern could never match a memory; write the secret's shape instead
   (`AKIA[0-9A-Z]{16}`). A secret match whose text holds a regex metacharacter
   (`\ [ ] ( ) { } * + ? | ^ $`) is a shape, not a value (`-----BEGIN.*KEY-----`,
-  `token=\S+`), and is kept.
+  `token=\S+`), and is kept. An escaped punctuation character (`\.`, `\=`, `\-`) is a
+  literal, not a metacharacter: the regex is screened as the literal text it matches
+  (`literal_view`), so `eyJ...\.eyJ...\.sig` is the JWT it spells and is refused.
 - `id` and `names` are keys (file names, match results): refused too, since
   redacting them would rename the set or pattern behind the caller's back.
 
@@ -76,9 +78,41 @@ def _strings(value: Any) -> list[tuple[int, str]]:
     return [(i, v) for i, v in enumerate(value) if isinstance(v, str)] if isinstance(value, list) else []
 
 
+def literal_view(regex: str) -> tuple[str, list[bool]]:
+    """The text a regex spells with escaped punctuation read as literals, and which characters are operators.
+
+    `\\.` becomes `.` (a literal); an unescaped metacharacter and an escape such as
+    `\\d` or `\\S` (a class, not one character) are operators. A secret found over
+    operators is a shape; one found over literals only is the secret itself.
+    """
+    chars: list[str] = []
+    operator: list[bool] = []
+    i = 0
+    while i < len(regex):
+        c = regex[i]
+        if c == "\\" and i + 1 < len(regex):
+            nxt = regex[i + 1]
+            if nxt.isalnum():
+                chars += [c, nxt]
+                operator += [True, True]
+            else:
+                chars.append(nxt)
+                operator.append(False)
+            i += 2
+            continue
+        chars.append(c)
+        operator.append(c in METACHARS)
+        i += 1
+    return "".join(chars), operator
+
+
 def _refuse_secret(label: str, where: str, text: str, redact: Callable[[str], _Result], set_id: Any,
                    shapes: bool = True) -> None:
-    hits = [h for h in redact(text).hits if not (shapes and METACHARS.intersection(text[h.start:h.end]))]
+    if shapes:
+        view, operator = literal_view(text)
+        hits = [h for h in redact(view).hits if not any(operator[h.start:h.end])]
+    else:
+        hits = list(redact(text).hits)
     if hits:
         raise PatternError(f"{label}: {where} contains a secret ({_kinds(hits)}); a pattern set is stored "
                            "on disk, so write the secret's shape (e.g. AKIA[0-9A-Z]{16}), not its value",

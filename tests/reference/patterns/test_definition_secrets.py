@@ -5,7 +5,7 @@ import pytest
 
 from reference.patterns import PatternError, PatternSetManager
 from tests.reference.mcp_server.conftest import open_server
-from tests.reference.secret_samples import all_bytes
+from tests.reference.secret_samples import PLANT_JWT, all_bytes
 
 AWS = "AKIAPLANTEDPATDEF001"  # an aws-access-key shape: AKIA + 16
 DESC_SECRET = "PLANTEDdescpw42"
@@ -79,3 +79,22 @@ def test_pattern_load_leaves_no_secret_in_the_data_folder(tmp_path):
     assert list((tmp_path / "data" / "pattern_sets").glob("*.json")), "the test must look at the stored set"
     for secret in (DESC_SECRET, TAG_SECRET, AWS):
         assert secret.encode() not in data, secret
+
+
+@pytest.mark.parametrize("regex", [
+    PLANT_JWT.replace(".", r"\."),                  # a JWT with its dots escaped: still the JWT's bytes
+    r"password\=PLANTEDhunter2",
+    r"AKIAPLANTED0000XYZ98\b",
+])
+def test_escaped_punctuation_is_screened_as_the_literal_it_spells(manager, regex):
+    with pytest.raises(PatternError, match="contains a secret"):
+        manager.load(definition(patterns=[regex]))
+    assert "pat:mine" not in manager
+
+
+def test_literal_view_marks_escapes_of_classes_as_operators():
+    from reference.patterns.definition_secrets import literal_view
+
+    view, operator = literal_view(r"a\.b\Sc*")
+    assert view == r"a.b\Sc*"
+    assert operator == [False, False, False, True, True, False, True]
