@@ -17,7 +17,7 @@ over the same float32 matrix, held in RAM. Every ranker's `extra_info` holds p50
 ms and both as ratios to the floor's, and CPU time (on a shared machine wall time
 also measures the wait for a core). The keyword side is timed alone as well:
 FTS5's `ORDER BY bm25` against the numpy `KeywordIndex` (same answers, checked).
-The vector cache's index (reference/vector_index.py) is measured against
+The vector cache's index (reference/vectors/index.py) is measured against
 the exact path on the same store: recall@10 / @100 of `topk` over 300
 embedded queries and both paths' latency beside the floor; the knowledge
 layer's neighbour lookup (`live_neighbours`) right after a live write and for
@@ -56,7 +56,7 @@ from reference.rankers.registry import make_ranker
 from reference.store import MemoryStore
 from reference.tracker import fts_match
 from reference.tracker.fts_topk import ranked_matches
-from reference import vector_index
+from reference.vectors import index as vector_index
 
 SCALES = {"small": 2_000, "medium": 10_000, "full": 100_000}
 SCALE = os.environ.get("CODEMEM_BENCH_SCALE", "small")
@@ -244,7 +244,7 @@ def test_bare_batch_ingest(benchmark, tmp_path, figures):
     figures.add(f"batch ingest, bare store (no knowledge layer), {n:,} memories", f"{rate:,.0f} memories/s")
 
 
-# -- the vector cache's quantized index (reference/vector_index.py) against the exact scan ---------------------
+# -- the vector cache's quantized index (reference/vectors/index.py) against the exact scan ---------------------
 # the index forced on (its threshold also sets how many leading rows train the quantizer: the module's own
 # threshold, or the whole store when smaller)
 FORCED = min(N, vector_index.INDEX_MIN_ROWS)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import statistics
 
-from reference.vector_search import KIND_TAGS
+from reference.vectors.search import KIND_TAGS
 
 EXACT = 10 ** 12     # an index threshold no store reaches: the exact path
 MEMORY_TAG = KIND_TAGS["memory"]

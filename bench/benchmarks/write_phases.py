@@ -73,8 +73,7 @@ class PartTimer:
 def phases(n: int) -> dict[str, float]:
     """CPU p50 in µs of each part of a single write into a copy of the `n`-memory store, and of the whole."""
     import reference.knowledge.neighbours as neighbours
-    import reference.memory_insert as memory_insert
-    import reference.memory_writes as memory_writes
+    import reference.memories.memories as memories_module
     with tempfile.TemporaryDirectory(prefix="write-phases-") as tmp:
         path = Path(tmp) / "store"
         shutil.copytree(built_store(n), path)
@@ -82,7 +81,7 @@ def phases(n: int) -> dict[str, float]:
         store = MemoryStore.open(path, clock=clock)
         KnowledgeLayer.for_store(store)
         timer = PartTimer()
-        patched = [(memory_writes, "validate_memory"), (memory_insert, "insert_many"), (neighbours, "live_neighbours")]
+        patched = [(memories_module, "validate_memory"), (memories_module, "insert_many"), (neighbours, "live_neighbours")]
         saved = [(owner, name, getattr(owner, name)) for owner, name in patched]
         names = {"validate_memory": "validation and redaction", "insert_many": "ids, keys, blob, memory row, FTS",
                  "live_neighbours": "  of which the neighbour lookup"}

@@ -17,7 +17,7 @@ from reference.tracker import MemoryFilter, fts_match
 from reference.tracker.fts_topk import ranked_matches
 from reference.tracker.id_index import IdIndex
 from reference.tracker.keyword_index import KeywordIndex
-from reference.vector_search import KIND_TAGS
+from reference.vectors.search import KIND_TAGS
 
 if TYPE_CHECKING:
     from reference.knowledge.layer import KnowledgeLayer

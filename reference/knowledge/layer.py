@@ -40,8 +40,8 @@ from reference.knowledge.relations import RelationshipBuilder
 from reference.knowledge.schema import ensure_schema
 from reference.knowledge.similarity import cosines, similar
 from reference.knowledge.single_ingest import ingest_one
-from reference.memories import check_memory_id
-from reference.memory_record import MemoryEntry
+from reference.memories.args import check_memory_id
+from reference.memories.record import MemoryEntry
 from reference.tracker import MemoryFilter
 from reference.tracker.sqlite_errors import sqlite_errors
 from reference.tuning import tuning_of

@@ -23,7 +23,7 @@ from reference.knowledge.document_date import extract_document_date
 from reference.knowledge.neighbour_rows import Neighbour, neighbour_rows
 from reference.knowledge.relations import VECTOR_CANDIDATES, KnownEntities
 from reference.knowledge.timefmt import to_text
-from reference.memory_record import MemoryEntry
+from reference.memories.record import MemoryEntry
 from reference.tracker.sqlite_errors import sqlite_errors
 
 if TYPE_CHECKING:

@@ -35,10 +35,10 @@ from typing import Any
 
 import numpy as np
 
-from reference import vector_kernel
-from reference.memory_record import MemoryEntry
-from reference.vector_index import neighbour_candidates
-from reference.vector_search import KIND_TAGS
+from reference.vectors import kernel as vector_kernel
+from reference.memories.record import MemoryEntry
+from reference.vectors.index import neighbour_candidates
+from reference.vectors.search import KIND_TAGS
 
 MARGIN = 1e-4
 # queries per BLAS product (62 ms per 1,024 queries x 10k rows here, 87 ms in chunks of 64);

@@ -49,7 +49,7 @@ from reference.knowledge.contradiction import (ADDITIVE_WORDS, MARKER_WORDS, add
 from reference.knowledge import relationship_rows as rr
 from reference.knowledge.model import RELATION_PRIORITY, Relationship
 from reference.knowledge.relationship_rows import to_relationship
-from reference.memory_record import MemoryEntry
+from reference.memories.record import MemoryEntry
 
 UPDATE_THRESHOLD = 0.8
 RELATE_THRESHOLD = 0.5  # the seed's; bench/calibrate.py finds no better value on the calibration split

@@ -13,8 +13,8 @@ import numpy as np
 
 from reference.knowledge import backfill as bf
 from reference.knowledge.neighbour_rows import id_text_many
-from reference.memory_record import MemoryEntry
-from reference.vector_search import KIND_TAGS
+from reference.memories.record import MemoryEntry
+from reference.vectors.search import KIND_TAGS
 
 
 def cosines(store: Any, entry: MemoryEntry, memory_ids: list[str]) -> dict[str, float]:

@@ -16,7 +16,7 @@ from reference.knowledge.document_date import extract_document_date
 from reference.knowledge.model import Relationship
 from reference.knowledge.relationship_rows import to_relationship
 from reference.knowledge.timefmt import to_text
-from reference.memory_record import MemoryEntry
+from reference.memories.record import MemoryEntry
 
 if TYPE_CHECKING:
     from reference.knowledge.layer import KnowledgeLayer

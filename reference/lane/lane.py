@@ -28,7 +28,7 @@ from reference.lane.scoring import Floors, floors_for
 from reference.tuning import tuning_of
 from reference.lane.search import LaneResult, LaneSearch
 from reference.lane.taxonomy import parse_type
-from reference.memory_record import MemoryEntry
+from reference.memories.record import MemoryEntry
 from reference.errors import NotFound
 
 EXTENSION = "lane"

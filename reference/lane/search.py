@@ -39,8 +39,8 @@ from reference.lane.intent import detect_intents, intent_boost
 from reference.lane.resolver import Ambiguity, Resolution
 from reference.lane.scoring import Floors
 from reference.lane.taxonomy import MemoryType, type_weight
-from reference.memory_record import MemoryEntry
-from reference.vector_search import KIND_TAGS
+from reference.memories.record import MemoryEntry
+from reference.vectors.search import KIND_TAGS
 
 MEMORY_TAG = KIND_TAGS["memory"]
 

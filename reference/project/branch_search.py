@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from reference.memory_record import SearchHit
-from reference.vector_search import KIND_TAGS
+from reference.memories.record import SearchHit
+from reference.vectors.search import KIND_TAGS
 
 FIRST_FETCH = 4     # prefix = FIRST_FETCH x top_k (at least MIN_FETCH), then WIDEN x that once
 MIN_FETCH = 40

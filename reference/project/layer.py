@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reference.clock import iso
-from reference.memory_record import MemoryEntry, SearchHit
+from reference.memories.record import MemoryEntry, SearchHit
 from reference.project import tables as T
 from reference.project.branch_search import branch_search
 from reference.project.branch_search import filtered as filtered_search

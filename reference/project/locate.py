@@ -17,7 +17,7 @@ from typing import Any
 
 from reference.errors import InvalidKey
 from reference.keys import file_key
-from reference.memory_record import SearchHit
+from reference.memories.record import SearchHit
 
 RRF_K = 60
 CODE_K = 40      # code hits read (chunks and files)

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from reference.indexer import IndexResult
+from reference.code.indexer import IndexResult
 from reference.project.errors import ProjectError
 
 

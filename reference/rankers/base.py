@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from reference.memory_record import SearchHit
+from reference.memories.record import SearchHit
 
 
 @dataclass(frozen=True)

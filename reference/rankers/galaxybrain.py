@@ -1,7 +1,7 @@
 """Seed 000 §4.3: structured filters in SQL, then semantic re-rank of the candidates."""
 from __future__ import annotations
 
-from reference.memory_record import SearchHit
+from reference.memories.record import SearchHit
 from reference.rankers.base import Query
 from reference.store import MemoryStore
 

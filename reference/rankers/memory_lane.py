@@ -10,7 +10,7 @@ the store's own search does. Hit `meta` carries the score's factors.
 from __future__ import annotations
 
 from reference.lane import MemoryLane
-from reference.memory_record import SearchHit
+from reference.memories.record import SearchHit
 from reference.rankers.base import Query
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from reference.knowledge import KnowledgeError, KnowledgeLayer
-from reference.memory_record import SearchHit
+from reference.memories.record import SearchHit
 from reference.rankers.base import Query
 
 OPTIONS = ("after", "before", "entity_filter", "min_relevance", "include_related")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reference.memory_record import SearchHit
+from reference.memories.record import SearchHit
 from reference.rankers.base import Query
 from reference.rankers.galaxybrain import GalaxybrainRanker
 

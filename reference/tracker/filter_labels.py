@@ -98,7 +98,7 @@ def _key_rows(conn: sqlite3.Connection, key: str) -> Iterator[tuple[int, tuple[L
             value = json.loads(text)[key]
         yield from_db(kh), tuple(dict.fromkeys(key_labels(key, value)))
     # json_each cuts keys and strings at U+0000: rows holding one (written before writes refused it,
-    # memory_strings.py) are parsed by Python whole
+    # memories/strings.py) are parsed by Python whole
     for kh, text in conn.execute("SELECT key_hash, metadata FROM memories WHERE instr(metadata, ?) > 0", (_NUL,)):
         labels = key_labels(key, json.loads(text).get(key))
         if labels:

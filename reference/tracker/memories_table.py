@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
-from reference.memory_record import MemoryEntry
+from reference.memories.record import MemoryEntry
 from reference.tracker.codec import from_db, to_db
 from reference.tracker.filters import MemoryFilter
 from reference.tracker.rowsum import check_row, row_sum

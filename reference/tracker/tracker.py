@@ -15,7 +15,7 @@ from pathlib import Path
 
 from reference.errors import corrupt
 from reference.keys import hash64
-from reference.memory_record import MemoryEntry
+from reference.memories.record import MemoryEntry
 from reference.tracker.code_tables import CodeTables
 from reference.tracker.connections import Connections
 from reference.tracker.keys_table import KeysTable

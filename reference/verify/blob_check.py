@@ -4,7 +4,7 @@ from __future__ import annotations
 import mmap
 from pathlib import Path
 
-from reference.blob_frames import HEADER, HEADER_SIZE, MAGIC, frame_ok, next_valid_frame
+from reference.blob.frames import HEADER, HEADER_SIZE, MAGIC, frame_ok, next_valid_frame
 
 
 def check_blob(path: Path, report) -> None:

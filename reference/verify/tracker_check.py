@@ -6,7 +6,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from reference.blob_frames import HEADER, HEADER_SIZE, MAGIC, checksum
+from reference.blob.frames import HEADER, HEADER_SIZE, MAGIC, checksum
 from reference.errors import CorruptData
 from reference.keys import hash64
 from reference.tracker.codec import from_db

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reference.vector_files import HEADER, HEADER_SIZE, MAGIC, VERSION, row_sums
+from reference.vectors.files import HEADER, HEADER_SIZE, MAGIC, VERSION, row_sums
 
 _NAMES = ("vectors.f32", "vectors.tags", "vectors.keys", "vectors.sums")
 

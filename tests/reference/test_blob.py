@@ -239,7 +239,7 @@ def test_append_many_writes_what_appends_one_by_one_write(tmp_path_factory, payl
 
 
 def test_append_many_refuses_an_oversized_payload_before_writing(tmp_path, monkeypatch):
-    import reference.blob as blob_mod
+    import reference.blob.blob as blob_mod
     monkeypatch.setattr(blob_mod, "MAX_PAYLOAD", 4)
     with Blob(tmp_path / "b.dat") as b:
         with pytest.raises(ValueError, match="exceeds the u32 frame limit"):

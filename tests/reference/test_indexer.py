@@ -6,9 +6,9 @@ import textwrap
 import pytest
 
 from reference.clock import LogicalClock
-from reference.code_units import line_chunks, line_starts
+from reference.code.units import line_chunks, line_starts
 from reference.errors import KeyCollision
-from reference.indexer import InvalidPath
+from reference.code.indexer import InvalidPath
 from reference.keys import hash64
 from reference.store import MemoryStore
 

@@ -11,7 +11,7 @@ import pytest
 from reference.clock import LogicalClock
 from reference.errors import InvalidKey, KeyCollision, NotFound, StoreError, UnknownSlug
 from reference.keys import hash64
-from reference.memory_input import InvalidMemory
+from reference.memories.input import InvalidMemory
 from reference.store import MemoryStore, StoreClosed
 from reference.telemetry import ListSink
 from reference.tracker import LATEST
@@ -337,7 +337,7 @@ def test_two_processes_write_to_one_store(tmp_path):
 
 @pytest.mark.parametrize("kwargs", [{"offset": 2 ** 64}, {"offset": -1}, {"limit": 2 ** 63}, {"offset": True}])
 def test_list_bounds_are_validation_errors_not_overflows(store, kwargs):
-    from reference.memories import InvalidArgument
+    from reference.memories.args import InvalidArgument
 
     with pytest.raises(InvalidArgument, match=next(iter(kwargs))):
         store.list_memories(**kwargs)

@@ -9,9 +9,9 @@ import pytest
 from reference.clock import LogicalClock
 from reference.embed import HashingEmbedder
 from reference.errors import UnknownSlug
-from reference.memories import InvalidArgument
+from reference.memories.args import InvalidArgument
 from reference.store import MemoryStore
-from reference.vector_search import UnknownType
+from reference.vectors.search import UnknownType
 
 WORDS = ("auth token refresh race billing invoice decimal cache redis queue worker retry timeout deploy "
          "docker schema migration index query latency frontend button modal css api endpoint").split()

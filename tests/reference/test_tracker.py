@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from reference.errors import KeyCollision
-from reference.memory_record import MemoryEntry
+from reference.memories.record import MemoryEntry
 from reference.tracker import (LATEST, InvalidFilter, MemoryFilter, SchemaTooNew, Tracker, check_where_metadata,
                                from_db, fts_match, to_db)
 from reference.tracker.migrations import migrate

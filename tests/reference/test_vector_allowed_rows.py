@@ -101,7 +101,7 @@ def test_kept_matrices_hold_at_most_the_cache_rows(tmp_path):
 
 
 def test_kept_matrices_respect_the_byte_cap(tmp_path, monkeypatch):
-    from reference import vector_selection
+    from reference.vectors import selection as vector_selection
     rng = np.random.default_rng(13)
     cache = VectorCache(tmp_path, DIM)
     for k in range(1, 61):

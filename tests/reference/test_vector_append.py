@@ -62,7 +62,7 @@ def test_a_damaged_row_of_another_writer_is_still_caught_by_our_next_write(tmp_p
 def test_reads_after_appends_are_bit_identical_to_a_fresh_mapping(tmp_path, monkeypatch):
     """Exact scores read through the mapping kept across appends plus the rows appended since (mapped
     again every TAIL_ROWS rows, here 16) equal, bit for bit, those of a cache that maps the file afresh."""
-    from reference import vector_rows
+    from reference.vectors import rows as vector_rows
     monkeypatch.setattr(vector_rows, "TAIL_ROWS", 16)
     rng = np.random.default_rng(2)
     vc = VectorCache(tmp_path, 8)

@@ -13,7 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reference import vector_index, vector_rows
+from reference.vectors import index as vector_index
+from reference.vectors import rows as vector_rows
 from reference.vectors import VectorCache
 
 DIM = 16

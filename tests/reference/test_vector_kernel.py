@@ -5,8 +5,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference import vector_kernel
-from reference.vector_rows import RecentRows
+from reference.vectors import kernel as vector_kernel
+from reference.vectors.rows import RecentRows
 
 BOUND = 1.5e-5   # the error neighbours.MARGIN (1e-4) is chosen against
 
@@ -21,7 +21,7 @@ def _unit_rows(rng: np.random.Generator, n: int, dim: int) -> np.ndarray:
        seed=st.integers(0, 2**32 - 1), faiss=st.booleans())
 def test_products_match_float64_across_pieces(n, cut, q, dim, seed, faiss):
     """With faiss's kernels and with the numpy fallback (faiss missing)."""
-    from reference import vector_index
+    from reference.vectors import index as vector_index
     saved, least = list(vector_index._FAISS), vector_kernel.FAISS_MIN_ROWS
     vector_index._FAISS[:] = saved if faiss else [None]
     vector_kernel.FAISS_MIN_ROWS = 0   # small matrices through faiss's kernel too

@@ -5,7 +5,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.vector_files import row_sums
+from reference.vectors.files import row_sums
 
 
 @settings(max_examples=100, deadline=None)
@@ -25,7 +25,7 @@ def test_a_short_write_is_finished(tmp_path, monkeypatch):
     """`os.write` may take part of the bytes (a signal, a nearly full disk): the rest follows."""
     import os
 
-    from reference import vector_files
+    from reference.vectors import files as vector_files
     real = os.write
     monkeypatch.setattr(vector_files.os, "write", lambda fd, data: real(fd, bytes(data[:3])))
     fd = os.open(tmp_path / "f", os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)

@@ -8,8 +8,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from reference.clock import LogicalClock
-from reference.memory_input import InvalidMemory, check_metadata
-from reference.memories import InvalidArgument
+from reference.memories.input import InvalidMemory, check_metadata
+from reference.memories.args import InvalidArgument
 from reference.store import MemoryStore
 
 RECORDS = [dict(text=f"fix the auth token race number {i}", task="task:debug", context=["context:auth"],
@@ -75,7 +75,7 @@ def test_batch_moves_salts_as_single_writes_do(tmp_path):
     """Ids taken by an earlier row or by an earlier record of the same batch: the batch falls back to
     one record at a time and gets the ids (salts), rows and blob bytes the single writes get."""
     from reference.keys import hash64
-    from reference.memories import derive_memory_id
+    from reference.memories.insert import derive_memory_id
 
     def narrow(key):   # 64 hashes: 20 memories collide several times
         return hash64(key) % 64 + 1
@@ -129,8 +129,8 @@ def test_with_blob_is_replace_of_the_blob_fields():
     """The write path's constructor shortcut gives `dataclasses.replace`'s entry, field for field."""
     from dataclasses import fields, replace
 
-    from reference.memory_insert import with_blob
-    from reference.memory_record import MemoryEntry
+    from reference.memories.insert import with_blob
+    from reference.memories.record import MemoryEntry
     e = MemoryEntry("mem:0011aabb", 17, "task:debug", ("i",), ("context:auth",), (5,), "t", ("x",), {"k": 1},
                     1.5, 2.5, None, None)
     got, want = with_blob(e, 40, 9), replace(e, blob_offset=40, blob_length=9)

@@ -20,7 +20,7 @@ from typing import Any
 
 from reference.clock import iso
 from reference.errors import StoreError
-from reference.memory_input import MemoryInput, check_tags, validate_memory
+from reference.memories.input import MemoryInput, check_tags, validate_memory
 from reference.ontology import check_context, check_insights, check_task
 from reference.tracker import MemoryFilter, check_where_metadata
 

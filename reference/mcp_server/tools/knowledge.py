@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from reference.clock import iso
 from reference.knowledge import KnowledgeLayer
 from reference.knowledge.decay import calculate_relevance
-from reference.memories import check_memory_id
+from reference.memories.args import check_memory_id
 from reference.mcp_server.context import ServerContext
 from reference.mcp_server.limits import check_time
 from reference.mcp_server.registry import ToolRegistry, argument

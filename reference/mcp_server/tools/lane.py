@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from reference.lane import MemoryLane
-from reference.memories import check_memory_id
+from reference.memories.args import check_memory_id
 from reference.mcp_server.context import ServerContext
 from reference.mcp_server.registry import ToolRegistry, argument
 from reference.mcp_server.routing import routing

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference.memory_record import MemoryEntry, SearchHit
+from reference.memories.record import MemoryEntry, SearchHit
 
 MAX_SAFE = (1 << 53) - 1
 HASH_FIELDS = frozenset({"key_hash", "symbol_keys", "target_key"})

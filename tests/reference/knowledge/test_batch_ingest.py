@@ -133,7 +133,7 @@ def test_live_neighbours_from_the_index_equal_the_exact_ones(tmp_path, monkeypat
     """Above the vector index's threshold (lowered to its least, 1,000 rows; 100 candidates instead of
     1,000) candidates come from the index, in one search for the whole batch: same neighbours and cosines
     as the exact scan here, later batch entries still left out."""
-    from reference import vector_index
+    from reference.vectors import index as vector_index
     store = MemoryStore.open(tmp_path, clock=LogicalClock(1_760_000_000.0), redact=False)
     rng = np.random.default_rng(5)
     vocab = [f"w{i}" for i in range(60)]
@@ -254,7 +254,7 @@ def test_live_neighbours_leave_out_other_kinds_and_deleted_memories(tmp_path):
 def test_chunks_and_blocks_do_not_change_the_neighbours(tmp_path, monkeypatch, indexed):
     """A batch cut into chunks of a few queries and score blocks of a few columns (as a huge batch or store
     would be, to bound memory) finds what one block finds, on the exact path and on the index path."""
-    from reference import vector_index
+    from reference.vectors import index as vector_index
     from reference.knowledge import neighbours
     store = MemoryStore.open(tmp_path, clock=LogicalClock(1_760_000_000.0), redact=False)
     rng = np.random.default_rng(6)

@@ -6,7 +6,7 @@ import pytest
 
 from bench.benchmarks.real_neighbours import neighbour_recall, real_texts
 from bench.scenario.suites import project_root
-from reference import vector_index
+from reference.vectors import index as vector_index
 from reference.clock import LogicalClock
 from reference.knowledge.neighbours import live_neighbours
 from reference.knowledge.relations import RELATE_THRESHOLD, VECTOR_CANDIDATES

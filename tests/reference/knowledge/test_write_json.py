@@ -47,5 +47,5 @@ def test_memory_row_json_is_json_dumps(value):
 
 @given(value=json_values)
 def test_blob_record_json_is_json_dumps(value):
-    from reference.memory_record import _RECORD_JSON
+    from reference.memories.record import _RECORD_JSON
     assert _RECORD_JSON(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=False)

@@ -3,7 +3,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from reference.memory_record import SearchHit
+from reference.memories.record import SearchHit
 from reference.project import CommitInfo, ProjectError, ProjectMemory, index_snapshot, locate_files
 
 

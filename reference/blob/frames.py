@@ -1,4 +1,4 @@
-"""Frame-level helpers of `blob.dat` (layout in blob.py): build, walk and check frames.
+"""Frame-level helpers of `blob.dat` (layout in blob/blob.py): build, walk and check frames.
 
 Shared by `Blob` (open, append, reads) and `reference.verify` (a read-only walk).
 """

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from reference.errors import StoreError
-from reference.memory_record import SearchHit
+from reference.memories.record import SearchHit
 from reference.tracker import Tracker
 from reference.vectors import VectorCache
 

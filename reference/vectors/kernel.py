@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from reference import vector_index
+from reference.vectors import index as vector_index
 
 # Below this, one query goes through BLAS too. Isolated, BLAS is as fast at 1k rows (0.014 against 0.013 ms),
 # but it needs the thread limit set and restored around it (threadpoolctl, ~8 us each way, more when a write's

@@ -1,4 +1,4 @@
-"""The half of `VectorCache`'s search that goes through its quantized index (`vector_index.py`).
+"""The half of `VectorCache`'s search that goes through its quantized index (`vectors/index.py`).
 
 A mixin: `VectorCache` owns the rows, the lock and the row selections; this part
 decides when the index answers (`_use_index`), keeps one faiss bitmap per tag
@@ -14,8 +14,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from reference import vector_index, vector_kernel
-from reference.vector_selection import tag_key
+from reference.vectors import index as vector_index
+from reference.vectors import kernel as vector_kernel
+from reference.vectors.selection import tag_key
 
 
 class IndexedSearch:
@@ -55,7 +56,7 @@ class IndexedSearch:
 
     def scan_products(self, queries: np.ndarray) -> np.ndarray:
         """Approximate float32 dot products (len(queries), rows so far) of each query with every row,
-        live or not (`live_tagged` says which count), see `vector_kernel`.
+        live or not (`live_tagged` says which count), see `kernel.py`.
 
         For choosing candidates only (the products' last bits depend on the kernel): re-score the chosen
         rows exactly from `rows_at`. Reads the rows through the mapping kept across appends (`RecentRows`),

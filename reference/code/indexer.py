@@ -24,12 +24,12 @@ import numpy as np
 
 from reference.blob import Blob
 from reference.clock import Clock
-from reference.code_units import extract_symbols, line_chunks, line_starts
+from reference.code.units import extract_symbols, line_chunks, line_starts
 from reference.embed import Embedder
 from reference.errors import StoreError
 from reference.keys import chunk_key, file_key, sym_key
 from reference.tracker import ChunkRow, FileRow, SymbolRow, Tracker
-from reference.vector_search import KIND_TAGS
+from reference.vectors.search import KIND_TAGS
 from reference.vectors import VectorCache
 
 

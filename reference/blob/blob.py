@@ -42,7 +42,7 @@ from array import array
 from dataclasses import dataclass
 from pathlib import Path
 
-from reference.blob_frames import (HEADER, HEADER_SIZE, MAGIC, MAX_PAYLOAD, frame_ok, next_valid_frame, scan_frames,
+from reference.blob.frames import (HEADER, HEADER_SIZE, MAGIC, MAX_PAYLOAD, frame_ok, next_valid_frame, scan_frames,
                                    whole_frame, checksum, frame)
 from reference.errors import CorruptData, corrupt
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from reference.memory_record import SearchHit
+from reference.memories.record import SearchHit
 from reference.tracker import Tracker, fts_match
-from reference.vector_search import topk_hits
+from reference.vectors.search import topk_hits
 from reference.vectors import VectorCache
 
 EXACT_NAME_BONUS = 1.0

@@ -1,6 +1,6 @@
 """The unified vector cache: float32 rows keyed by `key_hash`, each with a u8 tag.
 
-Files and their layout are in `vector_files.py` (and reference/README.md).
+Files and their layout are in `vectors/files.py` (and reference/README.md).
 Rows are L2-normalised on `put`, so a dot product is the cosine. A re-put
 appends and the latest row of a key wins; `remove` appends an all-zero row (a
 tombstone, which `put` can never write since a zero vector cannot be
@@ -11,11 +11,11 @@ asking anyone which key is what.
 Every read first checks the size of `vectors.keys` and picks up rows that
 another process appended. Scores are exact cosine, computed with `np.einsum`.
 Above `vector_index.INDEX_MIN_ROWS` rows (or the cache's `index_min_rows`), `topk`
-takes its candidates from a quantized in-memory index (`vector_index.py`) and
+takes its candidates from a quantized in-memory index (`vectors/index.py`) and
 re-scores them exactly: the cosines returned are the exact path's, the choice of
 candidates is approximate (recall measured in bench/benchmarks/bench_scale.py).
 
-Integrity (issue 11): every row's checksum (vector_files.py) is checked when
+Integrity (issue 11): every row's checksum (vectors/files.py) is checked when
 the row is indexed, which is on open and whenever rows appended since are
 picked up (the same moments the mmap is refreshed). A row that fails makes
 every read of the cache raise `CorruptData` naming the files, the row and its
@@ -30,12 +30,12 @@ from pathlib import Path
 
 import numpy as np
 
-from reference import vector_index
-from reference.vector_indexed import IndexedSearch
-from reference.vector_rows import RecentRows
-from reference.vector_selection import RowSelections, tag_key
-from reference.vector_sync import RowSync
-from reference.vector_files import VectorDimMismatch, VectorFiles, VectorModelMismatch
+from reference.vectors import index as vector_index
+from reference.vectors.indexed import IndexedSearch
+from reference.vectors.rows import RecentRows
+from reference.vectors.selection import RowSelections, tag_key
+from reference.vectors.sync import RowSync
+from reference.vectors.files import VectorDimMismatch, VectorFiles, VectorModelMismatch
 
 __all__ = ["VectorCache", "VectorDimMismatch", "VectorModelMismatch"]
 
@@ -62,7 +62,7 @@ class VectorCache(RowSync, RowSelections, IndexedSearch):
         self._selections: dict = {}  # tags -> (rows, other rows), see _selection
         self._bitmaps: dict = {}  # tags -> faiss bitmap of those rows, kept like _selections
         self._quantized: vector_index.QuantizedRows | None = None  # built on first use above the threshold
-        self._recent = RecentRows(self.dim)  # the index path's gathers (vector_rows.py)
+        self._recent = RecentRows(self.dim)  # the index path's gathers (vectors/rows.py)
         self.index_min_rows: int | None = None  # None: vector_index.INDEX_MIN_ROWS (read at each search)
         self.bad_rows: dict[int, int] = {}  # row -> key as stored, for rows failing their checksum
         with self._lock, self._files.locked():

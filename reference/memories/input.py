@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from reference import memory_strings
+from reference.memories import strings
 from reference.errors import StoreError
 from reference.ontology import check_context, check_insights, check_task
 
@@ -46,7 +46,7 @@ def check_tags(tags: Any) -> tuple[str, ...]:
     for t in out:
         if not t.strip():
             raise InvalidMemory("tags must be non-empty strings")
-        why = memory_strings.problem(t, label=True)
+        why = strings.problem(t, label=True)
         if why is not None:
             raise InvalidMemory(f"tags: {t!r} {why}")
     return tuple(out)
@@ -82,7 +82,7 @@ def check_metadata(metadata: Any) -> dict[str, Any]:
             out = json.loads(json.dumps(metadata, sort_keys=True, allow_nan=False))
         except (TypeError, ValueError) as exc:
             raise InvalidMemory(f"metadata must be JSON-serialisable: {exc}") from None
-    where = memory_strings.problem_at(out, "metadata")
+    where = strings.problem_at(out, "metadata")
     if where is not None:
         raise InvalidMemory(where)
     return out
@@ -95,7 +95,7 @@ def validate_memory(text: Any, task: Any = None, insights: Any = None, context: 
         raise InvalidMemory(f"text must be a string, got {type(text).__name__}")
     if not text.strip():
         raise InvalidMemory("text must not be empty")
-    why = memory_strings.problem(text, label=False)
+    why = strings.problem(text, label=False)
     if why is not None:
         raise InvalidMemory(f"text {why}")
     if task is not None and not isinstance(task, str):
