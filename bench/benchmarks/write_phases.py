@@ -81,7 +81,8 @@ def phases(n: int) -> dict[str, float]:
         store = MemoryStore.open(path, clock=clock)
         KnowledgeLayer.for_store(store)
         timer = PartTimer()
-        patched = [(memories_module, "validate_memory"), (memories_module, "insert_many"), (neighbours, "live_neighbours")]
+        patched = [(memories_module, "validate_memory"), (memories_module, "insert_many"),
+                   (neighbours, "live_neighbours")]
         saved = [(owner, name, getattr(owner, name)) for owner, name in patched]
         names = {"validate_memory": "validation and redaction", "insert_many": "ids, keys, blob, memory row, FTS",
                  "live_neighbours": "  of which the neighbour lookup"}
