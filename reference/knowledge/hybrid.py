@@ -23,23 +23,24 @@ Steps 1-2 (the restrictions and both lists) are in hybrid_lists.py.
    `extends` or `derives` from a result joins with `RELATED_FACTOR` times its
    score (matchType `related`). Followed for up to `MAX_HOPS` hops, so a chain
    of updates surfaces its newest member. Results list their relationships.
-7. Sort by score (ties by id), cut to `limit`, record an access for each
-   returned memory (access count, last access, layer).
+7. Sort by score (ties by id), cut to `limit`; `KnowledgeLayer.search` then
+   records an access for each returned memory (access count, last access, layer).
+
+`hybrid_search` takes the parts of the layer it reads (the store, the entity
+extractor, the decay weight) as arguments, so it does not know `KnowledgeLayer`.
 """
 from __future__ import annotations
 
 import sqlite3
-from typing import TYPE_CHECKING
+from typing import Any
 
 from reference.knowledge import entity_table, relationship_table
 from reference.knowledge.decay import calculate_relevance
+from reference.knowledge.extractor import EntityExtractor
 from reference.knowledge.hybrid_lists import Allowed, allowed_ids, keyword_scores, vector_scores
 from reference.knowledge.model import OracleHit
 from reference.knowledge.timefmt import from_text
 from reference.tracker import MemoryFilter
-
-if TYPE_CHECKING:
-    from reference.knowledge.layer import KnowledgeLayer
 
 FTS_WEIGHT, VECTOR_WEIGHT = 0.4, 0.6
 DECAY_WEIGHT = 0.5  # fitted on the calibration split by bench/calibrate.py (seed: 1.0, score x relevance)
@@ -56,17 +57,20 @@ def _normalised(scores: dict[str, float]) -> dict[str, float]:
     return {k: max(v, 0.0) / best for k, v in scores.items()}
 
 
-def hybrid_search(layer: "KnowledgeLayer", text: str, *, limit: int = 10, include_related: bool = True,
-                  after: float | None = None, before: float | None = None, entity_filter: list[str] | None = None,
+def hybrid_search(store: Any, extractor: EntityExtractor, text: str, *, decay_weight: float | None = None,
+                  limit: int = 10, include_related: bool = True, after: float | None = None,
+                  before: float | None = None, entity_filter: list[str] | None = None,
                   min_relevance: float | None = None, flt: MemoryFilter | None = None,
-                  record_access: bool = True, details: bool = True) -> list[OracleHit]:
-    """Ranked hits; `details` attaches each hit's entities and relationships (the ranker needs neither)."""
-    conn, now = layer.store.tracker.conn(), layer.store.clock.now()
-    allowed = allowed_ids(layer, flt, after, before, entity_filter)
+                  details: bool = True) -> list[OracleHit]:
+    """Ranked hits; `details` attaches each hit's entities and relationships (the ranker needs neither).
+
+    `decay_weight` None is `DECAY_WEIGHT` (a store's Tuning, reference/tuning.py, passes its own)."""
+    conn, now = store.tracker.conn(), store.clock.now()
+    allowed = allowed_ids(store, flt, after, before, entity_filter)
     pool = 2 * limit
-    memories = layer.store.memories
+    memories = store.memories
     kw = _normalised(keyword_scores(conn, text, pool, allowed, memories.id_index, memories.keyword_index))
-    vec = _normalised(vector_scores(layer, text, pool, allowed))
+    vec = _normalised(vector_scores(store, text, pool, allowed))
     hits: dict[str, OracleHit] = {}
     for mid in sorted(set(kw) | set(vec)):
         k, v = kw.get(mid), vec.get(mid)
@@ -75,10 +79,10 @@ def hybrid_search(layer: "KnowledgeLayer", text: str, *, limit: int = 10, includ
         kind = "hybrid" if k is not None and v is not None else ("keyword" if k is not None else "semantic")
         hits[mid] = OracleHit(mid, FTS_WEIGHT * (k or 0.0) + VECTOR_WEIGHT * (v or 0.0), kind,
                               {"keyword": k or 0.0, "semantic": v or 0.0})
-    query_entities = {m.entity_id for m in layer.extractor.extract(text, now)}
-    _score(layer, conn, hits, now, min_relevance, query_entities)
+    query_entities = {m.entity_id for m in extractor.extract(text, now)}
+    _score(conn, hits, now, min_relevance, query_entities, DECAY_WEIGHT if decay_weight is None else decay_weight)
     if include_related:
-        _enrich(layer, conn, hits, now, min_relevance, allowed)
+        _enrich(conn, hits, now, min_relevance, allowed)
     ranked = sorted(hits.values(), key=lambda h: (-h.score, h.id))[:limit]
     ids = [h.id for h in ranked]
     for h in ranked:
@@ -89,18 +93,14 @@ def hybrid_search(layer: "KnowledgeLayer", text: str, *, limit: int = 10, includ
         for h in ranked:
             h.related_entities = ents.get(h.id, [])
             h.relationships = [r for r in rels if h.id in (r.source_id, r.target_id)]
-    if record_access and ids:
-        layer.record_access(ids)
     return ranked
 
 
-def _score(layer: "KnowledgeLayer", conn: sqlite3.Connection, hits: dict[str, OracleHit], now: float,
-           min_relevance: float | None, query_entities: set[str]) -> None:
-    """Decay, minRelevance and the entity boost, in place."""
+def _score(conn: sqlite3.Connection, hits: dict[str, OracleHit], now: float, min_relevance: float | None,
+           query_entities: set[str], weight: float) -> None:
+    """Decay (of `weight`), minRelevance and the entity boost, in place."""
     relevances = _relevances(conn, list(hits), now)
     ents = entity_table.entity_ids_of(conn, list(hits)) if query_entities else {}
-    weight = getattr(layer, "decay_weight", None)
-    weight = DECAY_WEIGHT if weight is None else weight   # a store's Tuning (reference/tuning.py) wins
     for mid in list(hits):
         relevance = relevances.get(mid, 1.0)
         if min_relevance is not None and relevance < min_relevance:
@@ -132,7 +132,7 @@ def _relevances(conn: sqlite3.Connection, ids: list[str], now: float) -> dict[st
     return out
 
 
-def _enrich(layer: "KnowledgeLayer", conn: sqlite3.Connection, hits: dict[str, OracleHit], now: float,
+def _enrich(conn: sqlite3.Connection, hits: dict[str, OracleHit], now: float,
             min_relevance: float | None, allowed: Allowed | None) -> None:
     """Pull in the memories that update, extend or derive from results; demote superseded results."""
     frontier = set(hits)

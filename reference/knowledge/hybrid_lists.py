@@ -8,7 +8,7 @@ id, ties broken by id.
 from __future__ import annotations
 
 import sqlite3
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
@@ -18,9 +18,6 @@ from reference.tracker.fts_topk import ranked_matches
 from reference.tracker.id_index import IdIndex
 from reference.tracker.keyword_index import KeywordIndex
 from reference.vectors.search import KIND_TAGS
-
-if TYPE_CHECKING:
-    from reference.knowledge.layer import KnowledgeLayer
 
 
 class Allowed:
@@ -37,14 +34,13 @@ class Allowed:
         return bool(self.has_hashes(np.asarray([self._hash_fn(memory_id)], dtype=np.uint64))[0])
 
 
-def allowed_ids(layer: "KnowledgeLayer", flt: MemoryFilter | None, after: float | None, before: float | None,
+def allowed_ids(store: Any, flt: MemoryFilter | None, after: float | None, before: float | None,
                 entity_filter: list[str] | None) -> Allowed | None:
     """The memories that pass every restriction; None when nothing restricts.
 
     Structured filters come from the store's label index (no per-row JSON);
     the temporal window and the entity filter are id sets, hashed here.
     """
-    store = layer.store
     conn = store.tracker.conn()
     hashes: np.ndarray | None = None
     if flt is not None and not flt.empty:
@@ -77,8 +73,7 @@ def keyword_scores(conn: sqlite3.Connection, text: str, pool: int, allowed: Allo
     return dict(scored[:pool])
 
 
-def vector_scores(layer: "KnowledgeLayer", text: str, pool: int, allowed: Allowed | None) -> dict[str, float]:
-    store = layer.store
+def vector_scores(store: Any, text: str, pool: int, allowed: Allowed | None) -> dict[str, float]:
     qvec = store.memories.embed_query(text)
     if not np.any(qvec) or pool <= 0:
         return {}

@@ -13,8 +13,10 @@ registers a write listener (entities, mentions, temporal data, relationships
 of every new memory, in one transaction) and a delete listener (drops what
 was derived from the memory). Every time comes from `store.clock`.
 
-The write path is `live_ingest.py` (a batch of live writes) and `single_ingest.py` (one memory
-alone: backfill); the rules read vectors through `similarity.py`; argument checks: `arguments.py`.
+The write path is `live_ingest.py` (a batch of live writes: a `LiveIngest` part the layer holds)
+and `single_ingest.py` (one memory alone: backfill); the search is `hybrid.py`. Those modules take
+the parts they use (store, extractor, relationship builder) and never import this one. The rules
+read vectors through `similarity.py`; argument checks: `arguments.py`.
 """
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ from reference.knowledge.derived_rows import drop
 from reference.knowledge.errors import KnowledgeError
 from reference.knowledge.extractor import EntityExtractor
 from reference.knowledge.hybrid import hybrid_search
-from reference.knowledge.live_ingest import ingest_rows
+from reference.knowledge.live_ingest import LiveIngest
 from reference.knowledge.memory_ids import MemoryIds
 from reference.knowledge.model import Entity, OracleHit, Relationship, Temporal
 from reference.knowledge.relationship_rows import to_relationship
@@ -56,7 +58,6 @@ class KnowledgeLayer:
     def __init__(self, store: Any, gazetteer: Mapping[str, Iterable[str]] | None = None) -> None:
         self.store = store
         self.extractor = EntityExtractor(gazetteer)
-        self._colon_types = any(":" in t for t, _, _ in self.extractor.gazetteer)
         tuning = tuning_of(store)   # reference/tuning.py: None keeps the committed constant
         self.decay_weight = tuning.decay_weight
         relate = {} if tuning.relate_threshold is None else {"relate_threshold": tuning.relate_threshold}
@@ -65,6 +66,7 @@ class KnowledgeLayer:
         self._last_refresh: float | None = None
         self._backlog = True   # until a backfill step finds nothing more to do
         self._ids = MemoryIds()   # neighbours' ids across writes (memory_ids.py: what keeps it true)
+        self._live = LiveIngest(store, self.extractor, self.builder, self._ids)
 
     @classmethod
     def for_store(cls, store: Any, *, gazetteer: Mapping[str, Iterable[str]] | None = None) -> "KnowledgeLayer":
@@ -92,7 +94,11 @@ class KnowledgeLayer:
         only the memories it accepts can be linked to."""
         if eligible is None:
             return self.ingest_many([entry])[0]
-        return ingest_one(self, entry, eligible)
+        return self._ingest_one(entry, eligible)
+
+    def _ingest_one(self, entry: MemoryEntry, eligible: Callable[[str], bool] | None,
+                    cursor: bf.Cursor | None = None) -> list[Relationship]:
+        return ingest_one(self.store, self.extractor, self.builder, entry, eligible, cursor)
 
     def _ingest_written(self, entries: list[MemoryEntry]) -> None:
         """The write listener: `ingest_many` of memories written in this transaction.
@@ -101,7 +107,7 @@ class KnowledgeLayer:
         twice) and rows are derived only from memories, so none of them can have derived rows
         yet: the lookup a re-ingest needs is skipped.
         """
-        ingest_rows(self, entries, fresh=True)   # the store reads no result: no records built
+        self._ingest_live(entries, fresh=True)   # the store reads no result: no records built
 
     def ingest_many(self, entries: list[MemoryEntry], *, fresh: bool = False) -> list[list[Relationship]]:
         """`ingest` of several live writes, in order, in one transaction; per entry its relationships.
@@ -111,7 +117,14 @@ class KnowledgeLayer:
         remains. `fresh` (the write listener) says no entry can have derived rows yet, so the
         re-ingest lookup is skipped.
         """
-        return [[to_relationship(r) for r in rows] for rows in ingest_rows(self, list(entries), fresh=fresh)]
+        return [[to_relationship(r) for r in rows] for rows in self._ingest_live(list(entries), fresh=fresh)]
+
+    def _ingest_live(self, entries: list[MemoryEntry], fresh: bool) -> list[list[tuple]]:
+        """`LiveIngest.rows`, then a small backfill step per entry while a backlog remains."""
+        rows = self._live.rows(entries, fresh)
+        if entries and self._backlog:
+            self.backfill(limit=bf.PER_WRITE * len(entries), scan_cap=bf.PAGE)
+        return rows
 
     def forget(self, memory_id: str) -> None:
         """Drop everything derived from a deleted memory (mentions, orphaned entities, links, time, layer)."""
@@ -128,7 +141,7 @@ class KnowledgeLayer:
         resumes where it stopped.
         """
         with sqlite_errors(self.store.tracker.path):  # a damaged tracker.db: CorruptData naming it
-            count, self._backlog = bf.step(self.store.tracker, functools.partial(ingest_one, self), limit, scan_cap)
+            count, self._backlog = bf.step(self.store.tracker, self._ingest_one, limit, scan_cap)
         return count
 
     def learn(self, pattern: str, concepts: list[str] | None = None, source: str | None = None) -> MemoryEntry:
@@ -167,11 +180,14 @@ class KnowledgeLayer:
         """Seed 001 §5 hybrid search (see `reference.knowledge.hybrid`)."""
         check_search_args(text, entity_filter, min_relevance)
         self.maybe_refresh()
-        return hybrid_search(self, text, limit=check_limit(limit), include_related=include_related,
+        hits = hybrid_search(self.store, self.extractor, text, decay_weight=self.decay_weight,
+                             limit=check_limit(limit), include_related=include_related,
                              after=parse_time_arg(after, "temporalFilter.after"),
                              before=parse_time_arg(before, "temporalFilter.before"),
-                             entity_filter=entity_filter, min_relevance=min_relevance, flt=flt,
-                             record_access=record_access, details=details)
+                             entity_filter=entity_filter, min_relevance=min_relevance, flt=flt, details=details)
+        if record_access and hits:
+            self.record_access([h.id for h in hits])
+        return hits
 
     # -- time ----------------------------------------------------------------------
     def record_access(self, memory_ids: list[str]) -> None:
