@@ -6,10 +6,12 @@ store in `<data>/graph` (opened, and `lmdb` imported, by the first tool that
 uses it), the ranker that answers memory searches, and the session ids stamped
 on telemetry.
 Tool modules receive it in `register(server, ctx)`; layers added later keep
-their own objects in `ctx.store.extensions`.
+their own objects in `ctx.store.extensions`. `open_context(config)` opens one, any failure to open the
+store raised as a short `StartupError`.
 """
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +19,7 @@ from typing import Any
 
 from reference.errors import StoreError
 from reference.mcp_server.config import ServerConfig
+from reference.mcp_server.error_text import clip
 from reference.mcp_server.pattern_folder import PatternSetFolder
 from reference.mcp_server.server_clock import ServerClock, parse_clock
 from reference.mcp_server.telemetry_file import AppendingJsonlSink
@@ -26,6 +29,10 @@ from reference.store import MemoryStore
 from reference.telemetry import NullSink, TelemetrySink
 
 GRAPH_DIR = "graph"
+
+
+class StartupError(StoreError):
+    """The server could not open its data folder; the message names the file and the cause."""
 
 
 class ServerContext:
@@ -107,3 +114,20 @@ class ServerContext:
                 close = getattr(self.telemetry, "close", None)
                 if close is not None:
                     close()
+
+
+def open_context(config: ServerConfig) -> ServerContext:
+    """`ServerContext(config)`, with any failure to open the store raised as one short `StartupError`.
+
+    Store errors keep their message (they name the file); a raw SQLite or LMDB
+    error is attributed to the file that library keeps (`tracker.db`, `graph/`)."""
+    data = Path(config.data_dir)
+    try:
+        return ServerContext(config)
+    except StoreError as exc:
+        raise StartupError(clip(f"cannot open the store in {data}: {exc}", 500)) from exc
+    except sqlite3.Error as exc:
+        raise StartupError(f"cannot open the store in {data}: {data / 'tracker.db'}: {clip(str(exc), 200)} "
+                           f"({type(exc).__name__})") from exc
+    except OSError as exc:
+        raise StartupError(f"cannot open the store in {data}: {clip(str(exc), 300)}") from exc

@@ -26,22 +26,11 @@ import sys
 import threading
 from typing import Any, BinaryIO
 
-from reference.errors import StoreError
 from reference.mcp_server.config import ServerConfig
-from reference.mcp_server.profiles import modules_for
-from reference.mcp_server.server_clock import parse_clock
+from reference.mcp_server.profiles import server_modules
 from reference.mcp_server.tool_cache import Listing, load
 
 log = logging.getLogger("reference.mcp_server")
-
-
-class StartupError(StoreError):
-    """The server could not open its data folder; the message names the file and the cause."""
-
-
-def server_modules(config: ServerConfig) -> list[str]:
-    """Tool modules a server with `config` registers: its profile, plus `harness` on a logical clock."""
-    return [*modules_for(config.tools), *(["harness"] if parse_clock(config.clock).logical else [])]
 
 
 class Front:

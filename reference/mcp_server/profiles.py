@@ -10,6 +10,8 @@ profile's `tools/list` answer: README.md "Tool profiles".
 """
 from __future__ import annotations
 
+from reference.mcp_server.config import ServerConfig
+from reference.mcp_server.server_clock import parse_clock
 from reference.mcp_server.tools import TOOL_MODULES
 
 DEFAULT_PROFILE = "core"
@@ -39,3 +41,8 @@ def modules_for(spec: str) -> list[str]:
                              f"(comma-separated to combine)")
         wanted.update(PROFILES[name])
     return [m for m in TOOL_MODULES if m in wanted]
+
+
+def server_modules(config: ServerConfig) -> list[str]:
+    """Tool modules a server with `config` registers: its profile, plus `harness` on a logical clock."""
+    return [*modules_for(config.tools), *(["harness"] if parse_clock(config.clock).logical else [])]

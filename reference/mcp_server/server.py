@@ -1,4 +1,4 @@
-"""`build_server`: the MCPServer over one data folder; `serve_stdio`: run it on stdin/stdout.
+"""`build_server`: the MCPServer over one data folder; `serve_streams`: serve it on a pair of text streams.
 
     ctx = ServerContext(ServerConfig(Path("data"), clock="logical:1736935800"))
     server = build_server(ctx)            # an mcp.server.mcpserver.MCPServer
@@ -6,27 +6,27 @@
         await client.call_tool("memory_write_structured", {"text": "..."})
     ctx.close()
 
-`serve_stdio(config)` opens the context, serves until the client closes stdin,
-then closes the store (flushing telemetry). Several processes may serve the
-same folder at once (one per agent); see README.md for how writes stay safe.
+`fast_start.serve_stdio(config)`, the entry point, answers the first calls itself and hands
+the rest to `serve_streams`, which opens the context, serves until the client closes stdin,
+then closes the store (flushing telemetry). This module never imports `fast_start` (the
+front imports it, on a worker thread). Several processes may serve the same folder at once
+(one per agent); see README.md for how writes stay safe.
 """
 from __future__ import annotations
 
 import importlib
 import logging
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import ValidationError
 
-from reference.errors import StoreError
-from reference.mcp_server.context import ServerConfig, ServerContext
+from reference.mcp_server.context import ServerConfig, ServerContext, open_context
 from reference.mcp_server.error_text import MAX_ERROR_CHARS, clip, validation_text
-from reference.mcp_server.fast_start import StartupError, serve_stdio, server_modules  # noqa: F401
 from reference.mcp_server.limits import MAX_TOOL_NAME, check_call
+from reference.mcp_server.profiles import server_modules
 from reference.mcp_server.registry import ArgumentError, ToolRegistry
 
 SERVER_NAME = "codemem-bench"
@@ -84,25 +84,6 @@ def build_server(ctx: ServerContext, modules: Iterable[str] | None = None, *,
     """An MCPServer exposing every tool of `modules` (default: the context's profile) over the open context."""
     registry = register_tools(ctx, modules)
     return BoundedServer(SERVER_NAME, instructions=INSTRUCTIONS, tools=registry.tools, log_level=log_level)
-
-
-def open_context(config: ServerConfig) -> ServerContext:
-    """`ServerContext(config)`, with any failure to open the store raised as one short `StartupError`.
-
-    Store errors keep their message (they name the file); a raw SQLite or LMDB
-    error is attributed to the file that library keeps (`tracker.db`, `graph/`)."""
-    import sqlite3
-
-    data = Path(config.data_dir)
-    try:
-        return ServerContext(config)
-    except StoreError as exc:
-        raise StartupError(clip(f"cannot open the store in {data}: {exc}", 500)) from exc
-    except sqlite3.Error as exc:
-        raise StartupError(f"cannot open the store in {data}: {data / 'tracker.db'}: {clip(str(exc), 200)} "
-                           f"({type(exc).__name__})") from exc
-    except OSError as exc:
-        raise StartupError(f"cannot open the store in {data}: {clip(str(exc), 300)}") from exc
 
 
 def serve_streams(config: ServerConfig, *, log_level: str = "WARNING", stdin: Any = None,

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from reference.mcp_server.config import ServerConfig
-from reference.mcp_server.fast_start import server_modules
+from reference.mcp_server.profiles import server_modules
 from reference.mcp_server.tool_cache import NO_CACHE_ENV, load
 
 
