@@ -23,6 +23,7 @@ from reference.patterns.definition_secrets import screen_definition
 from reference.patterns.errors import PatternError, UnknownPatternSet
 from reference.patterns.pattern_match import PatternMatch
 from reference.patterns.pattern_set import PatternSet, parse_definition, read_definition_file
+from reference.patterns.redactor import Redactor
 from reference.telemetry import NullSink, TelemetryEvent, TelemetrySink
 
 BUILTIN_DIR = Path(__file__).parent / "builtin"
@@ -72,8 +73,6 @@ class PatternSetManager:
         if SECRETS_SET not in self._sets:
             return definition
         if self._secrets_redactor is None or self._secrets_redactor[0] is not self._sets[SECRETS_SET]:
-            from reference.patterns.redactor import Redactor  # it imports this module
-
             redactor = Redactor(self, SECRETS_SET)
             self._secrets_redactor = (self._sets[SECRETS_SET], redactor.redact)
         return screen_definition(definition, self._secrets_redactor[1])

@@ -19,14 +19,18 @@ summaries) before anything reaches storage. Rules:
 - Offsets in `hits` are character offsets into the input text. Matching runs
   on UTF-8 bytes; a span that would cut a character is widened to whole
   characters. Redaction scans do not emit telemetry events.
+
+A `Redactor` reads its set from any `CompiledSets` (a `PatternSetManager`, which itself holds
+a `Redactor` to screen the definitions it loads): this module does not import the manager.
 """
 from __future__ import annotations
 
 import bisect
 import re
 from dataclasses import dataclass
+from typing import Protocol
 
-from reference.patterns.pattern_set_manager import PatternSetManager
+from reference.patterns.compiled_set import CompiledSet
 
 MARKER = re.compile(rb"\[REDACTED:[a-z0-9_\-]+\]")
 SECRETS = "pat:secrets"
@@ -57,6 +61,14 @@ class RedactionResult:
         return bool(self.hits)
 
 
+class CompiledSets(Protocol):
+    """Where a `Redactor` finds its set, looked up at every call (a reloaded set is used at once)."""
+
+    def compiled(self, pattern_set_id: str) -> CompiledSet:
+        """The runnable set; `UnknownPatternSet` if it is not loaded."""
+        ...
+
+
 def marker(name: str) -> bytes:
     return f"[REDACTED:{name}]".encode()
 
@@ -64,10 +76,10 @@ def marker(name: str) -> bytes:
 class Redactor:
     """Redacts the matches of one pattern set (`pat:secrets` by default)."""
 
-    def __init__(self, manager: PatternSetManager, pattern_set_id: str = SECRETS) -> None:
+    def __init__(self, manager: CompiledSets, pattern_set_id: str = SECRETS) -> None:
         self.manager = manager
         self.pattern_set_id = pattern_set_id
-        manager.get(pattern_set_id)  # fail now, not on the first write, if the set is missing
+        manager.compiled(pattern_set_id)  # fail now, not on the first write, if the set is missing
 
     def redact(self, text: str) -> RedactionResult:
         """Return the text with every secret replaced by a marker, and the hits."""
