@@ -2,7 +2,7 @@
 
 `scenarios/` and `oracle_data/` stay top-level folders of the repository; the wheel carries them as
 `codemem_bench_data/scenarios` and `codemem_bench_data/oracle_data` (data only, no `__init__.py`), where
-`bench.scenario.suites.project_root()` finds them in an installed copy. An editable install and a checkout
+`bench.scenario.home.project_root()` finds them in an installed copy. An editable install and a checkout
 keep reading the repository's own folders. Every folder with an importable name is declared a (namespace)
 package, as setuptools asks; folders without one (`sqlite-utils`) ride along as data of the nearest package.
 """

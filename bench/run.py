@@ -54,7 +54,7 @@ def run_repetition(backend_spec: str, scenarios: list[Scenario], out_dir: Path,
 
 def display_path(path: Path) -> str:
     """`path` relative to the project root when it is inside it (`scenarios/smoke.jsonl`), else as given."""
-    from bench.scenario.suites import project_root
+    from bench.scenario.home import project_root
     try:
         return Path(path).resolve().relative_to(project_root().resolve()).as_posix()
     except ValueError:

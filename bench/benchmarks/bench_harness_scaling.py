@@ -39,7 +39,7 @@ FACTORS = (1, 2, 4, 8)
 
 def real_writes(limit: int) -> list[dict]:
     """Up to `limit` hunk-granularity memory writes of the three shipped histories, in order."""
-    from bench.cli.scenarios_cmd import history_generator
+    from bench.scenario.history_generator import history_generator
     generate, load = history_generator().generate, history_generator().load
     out: list[dict] = []
     for data in ("sqlite-utils", "httpx", "attrs"):

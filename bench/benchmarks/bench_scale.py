@@ -345,7 +345,7 @@ def test_neighbour_recall_real_text(benchmark, tmp_path, figures):
     histories, bench/benchmarks/real_neighbours.py): all of it (~22k rows, past the index's threshold) from
     the medium scale on, the first 3,000 texts with the index forced on from 2,000 rows at the small one."""
     from bench.benchmarks.real_neighbours import neighbour_recall, real_texts
-    from bench.scenario.suites import project_root
+    from bench.scenario.home import project_root
     texts = real_texts(project_root(), None if N >= SCALES["medium"] else 3_000)
     forced = min(vector_index.INDEX_MIN_ROWS, len(texts) * 2 // 3)
     mean, worst, lookups, rows = benchmark.pedantic(lambda: neighbour_recall(tmp_path / "v", texts, forced),
@@ -364,7 +364,7 @@ def test_vector_index_recall_real_vectors(benchmark, tmp_path, figures):
     import json
 
     from bench.scenario import large
-    from bench.scenario.suites import project_root
+    from bench.scenario.home import project_root
     from reference.embed.registry import get_embedder
     from reference.vectors import VectorCache
     writes, queries = [], []

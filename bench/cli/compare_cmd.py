@@ -36,7 +36,8 @@ def run(args: argparse.Namespace) -> int:
     from bench.cli.progress import progress_printer
     from bench.compare import TestSettings, build_comparison, run_backends, significant_losses, to_table, write_outputs
     from bench.compare import side_by_side
-    from bench.scenario.suites import reports_dir, resolve
+    from bench.scenario.home import reports_dir
+    from bench.scenario.suites import resolve
     specs = [s.strip() for s in args.backends.split(",") if s.strip()]
     reference = args.reference or (specs[0] if specs else None)
     if reference is None:

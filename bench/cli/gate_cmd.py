@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from bench.compare.runner import slug
     from bench.gate import GateOptions, parse_latency, run_gate
     from bench.report import Report
-    from bench.scenario.suites import reports_dir
+    from bench.scenario.home import reports_dir
     report = Report.load(args.report)
     base_path = args.baseline or reports_dir() / "baseline" / slug(report.backend)
     baseline = Report.load(base_path)

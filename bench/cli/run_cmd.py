@@ -34,7 +34,8 @@ def run(args: argparse.Namespace) -> int:
     saved = _saved_run(args)  # a bad --save/--compare name fails before the run, not after
     from bench.cli.progress import progress_printer
     from bench.run import run_suite
-    from bench.scenario.suites import reports_dir, resolve
+    from bench.scenario.home import reports_dir
+    from bench.scenario.suites import resolve
     from bench.seed_defaults import planned, run_seed_defaults
     scenarios = resolve(args.scenarios, args.suite)
     if not scenarios:

@@ -2,17 +2,17 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 from pathlib import Path
 
+from bench.scenario.check import check_scenarios
+from bench.scenario.history_generator import history_generator
 from bench.scenario.loader import load_scenario
-from bench.scenario.suites import oracle_dir, project_root, scenario_names, scenarios_dir, suites
+from bench.scenario.suites import oracle_dir, scenario_names, scenarios_dir, suites
 
 NAME = "scenarios"
 HELP = ("List the scenarios (steps, queries, description) and the suites that group them; "
         "`scenarios build DATA_DIR --out DIR` writes the history scenarios of a format-2 data folder.")
-_GENERATOR = "codemem_history_generator"
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -29,21 +29,6 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--check", action="store_true",
                    help="validate every scenario file and suite instead of listing; report all problems, "
                         "exit 2 if any")
-
-
-def history_generator():
-    """The generator package scenarios/generators/history, loaded from the project tree (not installed)."""
-    if _GENERATOR in sys.modules:
-        return sys.modules[_GENERATOR]
-    folder = project_root() / "scenarios" / "generators" / "history"
-    spec = importlib.util.spec_from_file_location(_GENERATOR, folder / "__init__.py",
-                                                  submodule_search_locations=[str(folder)])
-    if spec is None or spec.loader is None:
-        raise OSError(f"{folder}: history generator not found")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[_GENERATOR] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -70,7 +55,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def check(args: argparse.Namespace) -> int:
-    from bench.scenario.check import check_scenarios
     problems = check_scenarios(scenarios_dir(), oracle_dir())
     for problem in problems:
         print(problem, file=sys.stderr)

@@ -24,7 +24,7 @@ _QUALITY = ("recall@10", "ndcg@10", "mrr@10")
 
 
 def history_root() -> Path:
-    from bench.scenario.suites import project_root
+    from bench.scenario.home import project_root
     return project_root() / "reports" / "history"
 
 

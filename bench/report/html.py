@@ -184,7 +184,7 @@ def render_html(report: dict[str, Any], changes: list[dict[str, Any]] | None = N
 def write_html(out_dir: Path, report: dict[str, Any], changes: list[dict[str, Any]] | None = None,
                compared_to: str | None = None) -> Path:
     """Write `out_dir/report.html`, linking SCORING.md by a relative path when the project has one."""
-    from bench.scenario.suites import project_root
+    from bench.scenario.home import project_root
     scoring = project_root() / "SCORING.md"
     try:
         href = Path(os.path.relpath(scoring, out_dir.resolve())).as_posix() if scoring.is_file() else None

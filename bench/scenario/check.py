@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from bench.scenario.large import generated
 from bench.scenario.loader import ScenarioError, load_scenario
 
 
@@ -48,6 +49,5 @@ def _suite_problems(path: Path, names: set[str]) -> list[str]:
 
 def _generated(name: object) -> bool:
     """A large-tier name: generated into the cache on first use, so no file is expected (large.py)."""
-    from bench.scenario.large import generated
     return isinstance(name, str) and generated(name)
 

@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 
 from bench.scenario import large_graph
+from bench.scenario.history_generator import history_generator
 from bench.scenario.loader import ScenarioError
 
 GENERATOR_VERSION = "1"
@@ -36,7 +37,6 @@ def cache_dir(root: Path) -> Path:
 
 def parse(name: str) -> tuple[str, str] | None:
     """(data, task) of a large scenario name, or None if `name` is not one."""
-    from bench.cli.scenarios_cmd import history_generator
     HUNK_TASKS = history_generator().HUNK_TASKS
     if not name.endswith("-hunks"):
         return None
@@ -77,7 +77,6 @@ def path_for(name: str, root: Path) -> Path | None:
     path, stamp_path, stamp = out / f"{name}.jsonl", out / f"{name}.stamp", _stamp(data_dir, root)
     if path.exists() and stamp_path.exists() and stamp_path.read_text().strip() == stamp:
         return path
-    from bench.cli.scenarios_cmd import history_generator
     gen = history_generator()
     lines, qrels = gen.generate(gen.load(data_dir), task, granularity="hunk")
     gen.common.write_outputs(name, lines, qrels, out, out / "oracle_data")

@@ -1,9 +1,7 @@
 """Where scenarios live and which ones make up a suite.
 
-The project root is the folder holding `scenarios/` and `oracle_data/`:
-`CODEMEM_BENCH_HOME` if set, else the folder above the `bench` package when it
-has them (a checkout or an editable install), else the `codemem_bench_data`
-folder a wheel installs beside `bench` (see setup.py). Suites are named lists
+The project root (`home.project_root()`) is the folder holding `scenarios/` and
+`oracle_data/`. Suites are named lists
 of scenario names in `scenarios/suites.json`; a scenario name `x` is the file
 `scenarios/x.jsonl`, or for the large tier a file generated into a cache
 folder on first use (`large.py`). A scenario given as a path takes its judgements from an
@@ -12,57 +10,13 @@ writes), else from the project's `oracle_data/`.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
 from pathlib import Path
 
 from bench.scenario import large
+from bench.scenario.home import project_root
 from bench.scenario.loader import ScenarioError, load_scenario
 from bench.scenario.model import Scenario
-
-
-HOME_ENV = "CODEMEM_BENCH_HOME"
-DATA_PACKAGE = "codemem_bench_data"
-
-
-def project_root() -> Path:
-    """Where `scenarios/` and `oracle_data/` are (see the module docstring for the order)."""
-    env = os.environ.get(HOME_ENV)
-    if env:
-        return Path(env)
-    checkout = Path(__file__).resolve().parents[2]
-    if is_checkout(checkout):
-        return checkout
-    installed = installed_data()
-    if installed is None:
-        raise ScenarioError(f"no scenarios found: {checkout} has no scenarios/suites.json and the "
-                            f"{DATA_PACKAGE} data is not installed; set {HOME_ENV} to a checkout")
-    return installed
-
-
-def is_checkout(root: Path) -> bool:
-    """True if `root` is a source tree: it holds the scenarios and the `bench` package itself."""
-    return (root / "scenarios" / "suites.json").is_file() and (root / "bench").is_dir()
-
-
-def installed_data() -> Path | None:
-    """The folder of the `codemem_bench_data` package a wheel installs, if there is one."""
-    spec = importlib.util.find_spec(DATA_PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for folder in spec.submodule_search_locations:
-        if (Path(folder) / "scenarios" / "suites.json").is_file():
-            return Path(folder)
-    return None
-
-
-def reports_dir() -> Path:
-    """Default folder for reports: `reports/` of a checkout (or of `CODEMEM_BENCH_HOME`), else `./reports`.
-
-    An installed copy never writes into site-packages."""
-    root = project_root()
-    return root / "reports" if os.environ.get(HOME_ENV) or is_checkout(root) else Path.cwd() / "reports"
 
 
 def scenarios_dir() -> Path:

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from bench.cli.main import main
-from bench.cli.scenarios_cmd import history_generator
+from bench.scenario.history_generator import history_generator
 from bench.scenario import load_scenario
 
 from .history_fixture import make_history, sha

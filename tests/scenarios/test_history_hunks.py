@@ -8,7 +8,7 @@ import pytest
 
 from bench.scenario import large
 from bench.scenario.loader import load_scenario
-from bench.cli.scenarios_cmd import history_generator
+from bench.scenario.history_generator import history_generator
 
 GEN = history_generator()
 DataError, generate, load, hunks = GEN.DataError, GEN.generate, GEN.load, GEN.hunks.hunks

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from bench.benchmarks.real_neighbours import neighbour_recall, real_texts
-from bench.scenario.suites import project_root
+from bench.scenario.home import project_root
 from reference.vectors import index as vector_index
 from reference.clock import LogicalClock
 from reference.knowledge.neighbours import live_neighbours
