@@ -11,7 +11,7 @@ from bench.backends.registry import create_backend
 from bench.baselines import attach_baselines
 from bench.replay import replay
 from bench.report import Report
-from bench.report.repetitions import Repetition, combine, latency_samples
+from bench.report.repetitions import Repetition, combine, determinism, latency_samples
 from bench.report.summary import summarise
 from bench.scenario.model import Scenario
 
@@ -30,11 +30,13 @@ def run_repetition(backend_spec: str, scenarios: list[Scenario], out_dir: Path,
     """Replay each scenario once on a fresh instance of the backend (only repetition 0 keeps data)."""
     summaries, samples = {}, {}
     capabilities: list[str] = []
+    deterministic = False
     with tempfile.TemporaryDirectory(prefix="codemem-bench-") as tmp:
         work_root = (out_dir / "data") if keep_data and repetition == 0 else Path(tmp)
         for sc in scenarios:
             backend = create_backend(backend_spec)
             capabilities = [c.value for c in backend.capabilities]
+            deterministic = bool(backend.deterministic)
             tel_path = telemetry_path(out_dir, sc.name, repetition)
             tel_path.unlink(missing_ok=True)
             sink = JsonlSink(tel_path)
@@ -49,7 +51,7 @@ def run_repetition(backend_spec: str, scenarios: list[Scenario], out_dir: Path,
             if getattr(backend, "surface", None):   # an MCP server: what the agent pays (start-up, tools/list)
                 summaries[sc.name]["surface"] = backend.surface
             samples[sc.name] = latency_samples(events)
-    return Repetition(capabilities, summaries, samples)
+    return Repetition(capabilities, summaries, samples, deterministic)
 
 
 def display_path(path: Path) -> str:
@@ -80,4 +82,5 @@ def run_suite(backend_spec: str, scenarios: list[Scenario], out_dir: Path,
                            f" [{i + 1}/{repeat}]" if repeat > 1 else "") for i in range(repeat)]
     capabilities, summaries = combine(reps)
     record_files(summaries, scenarios)
-    return Report(backend=backend_spec, capabilities=capabilities, scenarios=summaries)
+    return Report(backend=backend_spec, capabilities=capabilities, scenarios=summaries,
+                  determinism=determinism(reps))

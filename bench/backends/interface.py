@@ -51,6 +51,9 @@ class Backend:
     # exceptions meaning "this backend refuses this input"; any other exception a call raises
     # is reported as a backend or harness bug (bench/replay/README.md)
     input_errors: ClassVar[tuple[type[Exception], ...]] = (StoreError, ValueError)
+    # True when the same scenario always gives the same answers (no wall clock, randomness or threads
+    # in ranking): `gate` then fails any drop of a quality figure, however small (bench/gate/README.md)
+    deterministic: ClassVar[bool] = False
 
     def __init__(self, option: str | None = None) -> None:
         if option is not None and option not in self.options:

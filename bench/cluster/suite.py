@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.report import Report
-from bench.report.repetitions import Repetition, combine
+from bench.report.repetitions import Repetition, combine, determinism
 from bench.scenario.model import Scenario
 
 RESOURCE = {"latency": 1}
@@ -73,10 +73,11 @@ def _run_cells(client: Any, specs: list[str], scenarios: list[Scenario], out_dir
             part = [(res, sc) for res, (bb, sc, rr) in zip(results, cells) if bb == b and rr == r]
             caps = part[0][0][0].capabilities if part else []
             reps.append(Repetition(caps, {sc.name: res[0].summaries[sc.name] for res, sc in part},
-                                   {sc.name: res[0].samples[sc.name] for res, sc in part}))
+                                   {sc.name: res[0].samples[sc.name] for res, sc in part},
+                                   bool(part) and part[0][0][0].deterministic))
             where += [{"backend": b, "scenario": sc.name, "repetition": r + 1, "worker": res[1]} for res, sc in part]
         capabilities, summaries = combine(reps)
-        reports[b] = Report(backend=b, capabilities=capabilities, scenarios=summaries)
+        reports[b] = Report(backend=b, capabilities=capabilities, scenarios=summaries, determinism=determinism(reps))
     return reports, where
 
 

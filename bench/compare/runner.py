@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bench.backends.registry import create_backend
 from bench.report import Report
-from bench.report.repetitions import combine
+from bench.report.repetitions import combine, determinism
 from bench.run import ProgressFactory, record_files, run_repetition
 from bench.scenario.model import Scenario
 
@@ -44,6 +44,7 @@ def run_backends(specs: list[str], scenarios: list[Scenario], out_dir: Path, rep
     for s in specs:
         capabilities, summaries = combine(reps[s])
         record_files(summaries, scenarios)
-        reports[s] = Report(backend=s, capabilities=capabilities, scenarios=summaries)
+        reports[s] = Report(backend=s, capabilities=capabilities, scenarios=summaries,
+                            determinism=determinism(reps[s]))
         reports[s].save(out_dir / slug(s))
     return reports

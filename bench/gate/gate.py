@@ -9,7 +9,7 @@ from bench.gate.latency import latency_findings, repetitions
 from bench.gate.latency_spec import DEFAULT_LATENCY, LatencySpec
 from bench.gate.quality import quality_findings
 from bench.report import Report
-from bench.report.fingerprint import machine_differences
+from bench.report.fingerprint import job_difference, machine_differences
 
 EXIT_PASS, EXIT_REGRESSION, EXIT_INPUT, EXIT_NOTHING = 0, 1, 2, 3
 
@@ -28,6 +28,7 @@ class GateOptions:
     metrics: tuple[str, ...] | None = None
     seed: int = 0
     permutations: int = 10_000
+    exact: bool = True   # deterministic backends: any drop fails (False: the paired test for every backend)
 
     def __post_init__(self) -> None:
         if not 0 < self.alpha < 1:
@@ -89,33 +90,73 @@ def _general_notes(report: Report, baseline: Report, options: GateOptions, laten
     return notes
 
 
-def _machine_note(report: Report, baseline: Report) -> Finding | None:
-    """One line when the two reports were made on different machines: latency is then not gated."""
+SAME_JOB_RECIPE = "codemem-bench gate --against REV (bench/gate/README.md)"
+
+
+def _latency_note(report: Report, baseline: Report) -> Finding | None:
+    """One line when latency is not comparable: the reports are not of one job on one machine."""
     diff = machine_differences(report.environment, baseline.environment)
-    if not diff:
-        return None
-    return Finding("note", "*", "latency", f"not gated, quality gated alone: the reports come from different "
-                   f"machines ({'; '.join(diff[:3])})")
+    if diff:
+        why = f"the reports come from different machines ({'; '.join(diff[:3])})"
+    else:
+        job = job_difference(report.environment, baseline.environment)
+        if job is None:
+            return None
+        why = f"the reports are not from one same-job run ({job}); for latency use {SAME_JOB_RECIPE}"
+    return Finding("note", "*", "latency", f"not gated, quality gated alone: {why}")
+
+
+def declared_deterministic(report: Report) -> bool:
+    """Whether the report's backend declares deterministic quality (the report's record, else the backend's class)."""
+    if report.determinism:
+        return bool(report.determinism.get("declared"))
+    from bench.backends.registry import backend_class   # a report made before `determinism` was recorded
+    name, _, option = report.backend.partition(":")
+    try:
+        cls = backend_class(name)
+    except (KeyError, ValueError, ImportError, TypeError):
+        return False
+    if name == "mcp":
+        from bench.backends.mcp.adapter import load_adapter
+        try:
+            return not load_adapter(option).nondeterministic.strip()
+        except ValueError:
+            return False
+    return bool(getattr(cls, "deterministic", False))
+
+
+def _quality_mode(report: Report, baseline: Report, options: GateOptions) -> tuple[bool, Finding]:
+    both = declared_deterministic(report) and declared_deterministic(baseline)
+    if both and options.exact:
+        reps = min(r.determinism.get("repetitions", 1) if r.determinism else 1 for r in (report, baseline))
+        checked = f"; {reps} repetitions agreed" if reps >= 2 else "; one repetition (`--repeat 2` checks it)"
+        return True, Finding("note", "*", "quality", f"exact: the backend declares deterministic quality, any "
+                             f"drop fails{checked}")
+    why = "exact test turned off" if both else "the backend does not declare deterministic quality"
+    return False, Finding("note", "*", "quality", f"paired test with min effect {options.min_effect:g} ({why})")
 
 
 def run_gate(report: Report, baseline: Report, options: GateOptions = GateOptions()) -> GateResult:
     """Gate `report` against `baseline`; raises GateInputError or QueryMismatch on inputs that differ.
 
     The report may cover a subset of the baseline's scenarios (a note names the skipped ones).
-    Latency is gated only between reports of the same machine fingerprint; otherwise one
-    note says so and quality is gated alone.
+    Quality is gated exactly when both reports' backend declares deterministic quality, else by
+    the paired test. Latency is gated only between reports of one machine fingerprint and one
+    job (a same-job recipe: `gate --against`, `compare`, calibrate); otherwise one note says so
+    and quality is gated alone.
     """
     _check_inputs(report, baseline)
     if not report.scenarios or steps_run(report) == 0:
         return GateResult([Finding("note", "*", "steps", "the report ran no step")], nothing_ran=True)
-    machine = _machine_note(report, baseline) if options.latency else None
+    machine = _latency_note(report, baseline) if options.latency else None
     latency_on = bool(options.latency) and machine is None
-    findings = _general_notes(report, baseline, options, latency_on) + ([machine] if machine else [])
+    exact, mode = _quality_mode(report, baseline, options)
+    findings = _general_notes(report, baseline, options, latency_on) + [mode] + ([machine] if machine else [])
     pairs = {name: (baseline.scenarios[name], cur) for name, cur in report.scenarios.items()}
     for name, (base, cur) in pairs.items():
         findings += quality_findings(name, base, cur, min_effect=options.min_effect, alpha=options.alpha,
                                      metrics=list(options.metrics) if options.metrics else None,
-                                     seed=options.seed, permutations=options.permutations)
+                                     seed=options.seed, permutations=options.permutations, exact=exact)
     if latency_on:
         findings += latency_findings(pairs, options.latency, options.alpha)
     return GateResult(findings)

@@ -48,7 +48,8 @@ def _unsupported(ctx: ReplayContext, scenario: Scenario, step: Step, sink: Telem
                  result: ScenarioResult, needs: str) -> None:
     # Checks a step could not run count as failed, so declaring less never raises check_rate.
     checks = [CheckResult(name, False, f"unsupported: needs {needs}") for name in _check_names(step.expect)]
-    result.steps.append(StepRecord(step.line, step.name, step.kind, "unsupported", None, f"needs {needs}", checks))
+    result.steps.append(StepRecord(step.line, step.name, step.kind, "unsupported", None, f"needs {needs}", checks,
+                                   undone="unsupported"))
     if step.expect is not None and step.expect.relevant is not None:
         result.queries.append(_query_record(step, zero_metrics(step.expect), [], True))
     _emit(sink, ctx, scenario, step, STEPS[step.name].op, None, None, "unsupported")
@@ -76,7 +77,8 @@ def _raised(ctx: ReplayContext, scenario: Scenario, step: Step, sink: TelemetryS
         names = _check_names(step.expect) or ([] if ranked_query else ["raised"])
         checks = [CheckResult(name, False, why) for name in names]
     status = "ok" if checks and all(c.passed for c in checks) else ("failed" if refused else "error")
-    result.steps.append(StepRecord(step.line, step.name, step.kind, status, latency, message, checks))
+    result.steps.append(StepRecord(step.line, step.name, step.kind, status, latency, message, checks,
+                                   undone=None if expected and refused else "raised"))
     if step.expect is not None and step.expect.relevant is not None:
         result.queries.append(_query_record(step, zero_metrics(step.expect), [], False))
     _emit(sink, ctx, scenario, step, STEPS[step.name].op, latency, None, status)
@@ -126,7 +128,9 @@ def _finish(ctx: ReplayContext, scenario: Scenario, step: Step, sink: TelemetryS
         result.queries.append(_query_record(step, query[0], query[1], False))
     status = "failed" if any(not c.passed for c in checks) else "ok"
     message = "; ".join(f"{c.name}: {c.detail}" for c in checks if not c.passed)
-    result.steps.append(StepRecord(step.line, step.name, step.kind, status, latency, message, checks))
+    # a ranked query always has something relevant: answering it with nothing did no work (SCORING.md)
+    undone = "empty" if query is not None and not query[1] else None
+    result.steps.append(StepRecord(step.line, step.name, step.kind, status, latency, message, checks, undone))
     _emit(sink, ctx, scenario, step, spec.op, latency, outcome.created_id, status, timestamp)
 
 

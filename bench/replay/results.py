@@ -39,6 +39,14 @@ class StepRecord:
     latency_ms: float | None
     message: str = ""
     checks: list[CheckResult] = field(default_factory=list)
+    # why the backend did not do the work, if it did not: "unsupported", "raised" (anything but an
+    # expected refusal) or "empty" (a ranked query answered with nothing); score version 3 gives no
+    # latency credit for it
+    undone: str | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.undone is None
 
 
 @dataclass

@@ -66,11 +66,28 @@ def package_versions() -> dict[str, str]:
     return out
 
 
+JOB_ENV = "CODEMEM_BENCH_JOB"
+
+
 def environment() -> dict[str, Any]:
-    """The `environment` section of a new report."""
+    """The `environment` section of a new report.
+
+    `job` names the run of a same-job recipe the report belongs to (`$CODEMEM_BENCH_JOB`, `run --job`,
+    set by `gate --against` and `compare`); `gate` compares latency only between reports of one job.
+    """
     return {"python": sys.version.split()[0], "platform": platform.platform(), "packages": package_versions(),
-            "machine": machine(), "commit": git_commit(),
+            "machine": machine(), "commit": git_commit(), "job": os.environ.get(JOB_ENV) or None,
             "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+
+
+def job_difference(a: dict[str, Any], b: dict[str, Any]) -> str | None:
+    """Why two environments are not of one job (None when they are: the same non-empty `job`)."""
+    ja, jb = a.get("job"), b.get("job")
+    if ja and ja == jb:
+        return None
+    if not ja and not jb:
+        return "neither report names a job"
+    return f"jobs {ja or 'none'} vs {jb or 'none'}"
 
 
 def machine_differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:

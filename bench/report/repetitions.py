@@ -35,6 +35,15 @@ class Repetition:
     capabilities: list[str]
     summaries: dict[str, dict[str, Any]]
     samples: dict[str, dict[str, list[float]]] = field(default_factory=dict)  # scenario -> group -> ms
+    deterministic: bool = False   # what the backend declares (`Backend.deterministic`)
+
+
+def determinism(reps: list[Repetition]) -> dict[str, Any]:
+    """The report's `determinism`: the backend's declaration and how many repetitions agreed on quality.
+
+    Call after `combine`, which raises if any repetition disagreed.
+    """
+    return {"declared": bool(reps and reps[0].deterministic), "repetitions": len(reps)}
 
 
 def latency_samples(events: list[dict[str, Any]]) -> dict[str, list[float]]:
@@ -76,6 +85,21 @@ def _median_latency(per_rep: list[dict[str, dict[str, float]]]) -> dict[str, dic
     return out
 
 
+def _median_work(name: str, per_rep: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The work counts (deterministic: checked) with each op's p95 the median over repetitions."""
+    first = per_rep[0]
+    if first is None:
+        return None
+    counts = [{k: v for k, v in w.items() if k != "by_op"} | {op: (b["operations"], b["done"])
+              for op, b in w["by_op"].items()} for w in per_rep]
+    if any(c != counts[0] for c in counts[1:]):
+        raise RepetitionMismatch(f"scenario {name}: repetitions differ in the work done ('work'); "
+                                 "quality must be deterministic")
+    by_op = {op: {**b, "p95_ms": None if b["p95_ms"] is None else
+                  round(median(w["by_op"][op]["p95_ms"] for w in per_rep), 4)} for op, b in first["by_op"].items()}
+    return {**first, "by_op": by_op}
+
+
 def _check_agreement(name: str, first: dict[str, Any], other: dict[str, Any], index: int) -> None:
     for key in _DETERMINISTIC:
         if first.get(key) != other.get(key):
@@ -98,6 +122,8 @@ def combine(reps: list[Repetition]) -> tuple[list[str], dict[str, dict[str, Any]
         for rep in reps:
             for group, values in rep.samples.get(name, {}).items():
                 pooled[group].extend(values)
-        summaries[name] = {**summary, "latency_ms": _median_latency(per_rep), "latency_repetitions": per_rep,
+        work = _median_work(name, [rep.summaries[name].get("work") for rep in reps])
+        summaries[name] = {**summary, **({"work": work} if work else {}),
+                           "latency_ms": _median_latency(per_rep), "latency_repetitions": per_rep,
                            "latency_samples_ms": {g: bounded(v) for g, v in sorted(pooled.items())}}
     return first.capabilities, summaries

@@ -33,6 +33,8 @@ class Report:
     capabilities: list[str]
     scenarios: dict[str, dict[str, Any]]
     environment: dict[str, Any] = field(default_factory=environment)
+    # {declared: the backend says its quality figures are deterministic, repetitions: how many runs agreed}
+    determinism: dict[str, Any] = field(default_factory=dict)
 
     @property
     def score(self) -> dict[str, Any]:
@@ -42,6 +44,7 @@ class Report:
         return {"schema": "codemem-bench/report", "schema_version": REPORT_SCHEMA_VERSION,
                 "backend": self.backend, "capabilities": sorted(self.capabilities),
                 "suite": list(self.scenarios), "environment": self.environment,
+                **({"determinism": self.determinism} if self.determinism else {}),
                 "score": self.score, "scenarios": self.scenarios}
 
     @classmethod
@@ -51,7 +54,8 @@ class Report:
         if data.get("schema_version") != REPORT_SCHEMA_VERSION:
             raise ValueError(f"report schema_version {data.get('schema_version')} is not "
                              f"{REPORT_SCHEMA_VERSION}; re-run with this version of codemem-bench")
-        return cls(data["backend"], data["capabilities"], in_run_order(data)["scenarios"], data["environment"])
+        return cls(data["backend"], data["capabilities"], in_run_order(data)["scenarios"], data["environment"],
+                   data.get("determinism") or {})
 
     @classmethod
     def load(cls, path: str | Path) -> "Report":

@@ -5,10 +5,13 @@ from collections import Counter, defaultdict
 from statistics import fmean
 from typing import Any
 
+import numpy as np
+
 from bench.metrics import percentiles
 from bench.replay.results import ScenarioResult
 from bench.report.repetitions import latency_samples
 from bench.scenario.model import Header
+from bench.steps import STEPS
 
 _STATUSES = ("ok", "failed", "error", "unsupported")
 
@@ -41,6 +44,24 @@ def _lookup(metric: str, summary: dict[str, Any]) -> float | None:
     if metric == "storage_bytes":
         return summary["storage_bytes"]
     return None
+
+
+def _work(tools: list[Any]) -> dict[str, Any]:
+    """How much of the work the backend did, per telemetry op, with the p95 of the operations it did.
+
+    An operation is not done when it was unsupported, raised (other than an expected refusal), or
+    was a ranked query answered with nothing; score version 3 gives latency credit only for work done.
+    """
+    by_op: dict[str, dict[str, Any]] = {}
+    for op in sorted({STEPS[s.name].op for s in tools}):
+        steps = [s for s in tools if STEPS[s.name].op == op]
+        done = [s.latency_ms for s in steps if s.done and s.latency_ms is not None]
+        by_op[op] = {"operations": len(steps), "done": len(done),
+                     "p95_ms": round(float(np.quantile(done, 0.95)), 4) if done else None}
+    not_done = [s for s in tools if not s.done]
+    return {"operations": len(tools), "done": len(tools) - len(not_done),
+            "not_done": {why: sum(s.undone == why for s in not_done) for why in ("unsupported", "raised", "empty")},
+            "by_op": by_op}
 
 
 def _problems(result: ScenarioResult) -> list[dict[str, Any]]:
@@ -94,6 +115,7 @@ def summarise(result: ScenarioResult, header: Header, events: list[dict[str, Any
         "checks": {"passed": passed, "total": len(checks), "rate": round(passed / len(checks), 6) if checks else None},
         "metrics": dict(sorted(result.extra_metrics.items())),
         "latency_ms": _latency(events),
+        "work": _work(tools),
         "latency_budget_ms": header.latency_budget_ms,
         "storage_bytes": result.storage_bytes,
         "problems": _problems(result),

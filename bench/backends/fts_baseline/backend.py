@@ -58,6 +58,7 @@ class FtsBaselineBackend(Backend):
     """
 
     name = "fts-baseline"
+    deterministic = True   # no wall clock or randomness in any answer: gated exactly
     capabilities = frozenset({
         C.MEMORY_WRITE, C.MEMORY_GET, C.MEMORY_LIST, C.MEMORY_SEARCH, C.MEMORY_FILTERS, C.KEYWORD_SEARCH,
         C.MEMORY_DELETE, C.METADATA_FILTERS,

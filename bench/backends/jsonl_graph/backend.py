@@ -45,6 +45,7 @@ class JsonlGraphBackend(Backend):
     """Entities and relations in one JSONL file; whole-query substring search."""
 
     name = "jsonl-graph"
+    deterministic = True   # no wall clock or randomness in any answer: gated exactly
     capabilities = frozenset({C.MEMORY_WRITE, C.MEMORY_GET, C.MEMORY_LIST, C.KEYWORD_SEARCH, C.MEMORY_DELETE})
 
     def open(self, data_dir: Path, clock: Clock, telemetry: TelemetrySink) -> None:

@@ -63,6 +63,7 @@ class McpBackend(AnswerReader, GraphOps, PolicyOps, SnapshotOps, PatternOps, Kno
         self.adapter: Adapter = load_adapter(option)
         self.capabilities = frozenset(self.adapter.capabilities)
         self.nondeterministic = self.adapter.nondeterministic
+        self.deterministic = not self.nondeterministic.strip()   # the adapter says why not, when not
         require_installed(self.adapter)
         self.surface: dict[str, Any] = {}
         self._seq = 0

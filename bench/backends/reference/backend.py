@@ -41,6 +41,7 @@ class ReferenceBackend(GraphPart, PatternPart, KnowledgePart, LanePart, ProjectP
     """Embedded reference store, in-process."""
 
     name = "reference"
+    deterministic = True   # no wall clock or randomness in any answer: gated exactly
     capabilities = frozenset({
         C.MEMORY_WRITE, C.MEMORY_GET, C.MEMORY_LIST, C.MEMORY_SEARCH, C.MEMORY_FILTERS,
         C.KEYWORD_SEARCH, C.MEMORY_DELETE, C.METADATA_FILTERS, C.CODE_INDEX, C.CODE_SEARCH,
