@@ -23,6 +23,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=int, default=None, metavar="N",
                    help="run the cells on a new local Dask cluster of N worker processes (extra [cluster])")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument("--job", default=None, metavar="ID",
+                   help="name the same-job run this report belongs to (default: $CODEMEM_BENCH_JOB); `gate` "
+                        "compares latency only between reports of one job (bench/gate/README.md)")
     p.add_argument("--save", metavar="NAME", help="also keep this run under reports/history/NAME/")
     p.add_argument("--compare", metavar="NAME", help="show each figure's change against saved run NAME")
     p.add_argument("--no-seed-defaults", action="store_true",
@@ -54,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"cells ran on the cluster; which worker measured what: {out / 'cluster.json'}")
     else:
         report = run_suite(args.backend, scenarios, out, progress, args.keep_data, args.repeat)
+    if args.job:
+        report.environment["job"] = args.job
     if seed_plan:
         run_seed_defaults(report, seed_plan, out / "seed-defaults", progress)
     path = report.save(out)

@@ -18,6 +18,7 @@ import json
 import os
 import sys
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,8 @@ from bench.scenario.suites import resolve
 DELAYED = "delayed-search"
 # step types whose handler calls one of SEARCH_METHODS (the steps the planted delay slows)
 SEARCH_STEPS = ("memory_search", "memory_search_structured", "jit_search", "code_search", "symbol_search",
-                "oracle_search", "memory-lane_find", "project_memory_search")
+                "oracle_search", "memory-lane_find", "memory-lane_inject", "project_memory_search",
+                "project_locate_files")
 
 
 def _load() -> float | None:
@@ -48,12 +50,15 @@ def run_interleaved(scenarios: list[Scenario], out: Path, runs: int, repeat: int
     """Unchanged and delayed runs, alternating; their report folders and when each ran."""
     register_backend(DELAYED, delayed_search(delay_ms))
     unchanged, delayed, timeline = [], [], []
+    job = f"calibrate-{uuid.uuid4().hex[:12]}"   # one same-job run: the gate compares their latency
     try:
         for i in range(runs):
             for backend, folder in (("reference", unchanged), (DELAYED, delayed)):
                 path = out / f"{'unchanged' if backend == 'reference' else 'delayed'}-{i + 1}"
                 start = time.monotonic()
-                run_suite(backend, scenarios, path, repeat=repeat).save(path)
+                report = run_suite(backend, scenarios, path, repeat=repeat)
+                report.environment["job"] = job
+                report.save(path)
                 folder.append(path)
                 timeline.append({"run": path.name, "seconds": round(time.monotonic() - start, 1),
                                  "load_after": _load()})

@@ -1,8 +1,8 @@
 """A planted latency regression: the reference backend with a fixed delay added to every search.
 
 "Search" is every backend method that ranks stored items for a query: memory, keyword,
-code, symbol and whole-store search, the knowledge oracle's search, memory-lane's find
-and project search. The delay is a `time.sleep`, so it costs wall-clock time but no CPU,
+code, symbol and whole-store search, the knowledge oracle's search, memory-lane's find and
+inject, project search and file localisation. The delay is a `time.sleep`, so it costs wall-clock time but no CPU,
 like a slow disk or a network round trip. Used by `bench.gate.calibrate` and the gate tests.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 from bench.backends.reference.backend import ReferenceBackend
 
 SEARCH_METHODS = ("search_memories", "keyword_search", "search_all", "code_search", "symbol_search",
-                  "oracle_search", "lane_find", "project_search")
+                  "oracle_search", "lane_find", "lane_inject", "project_search", "project_locate_files")
 
 
 def _delayed(name: str) -> Any:

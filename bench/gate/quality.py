@@ -90,5 +90,6 @@ def quality_findings(name: str, base: dict[str, Any], cur: dict[str, Any], *, mi
             continue
         worse = worse_by(m, b, c)
         kind = "regression" if worse > tolerance else "improvement" if -worse > tolerance else "ok"
-        out.append(Finding(kind, name, m, f"{b:.3f} -> {c:.3f} ({c - b:+.4f}, deterministic)", b, c))
+        diff = f"{c - b:+.4f}" if exact else f"{c - b:+.3f}"
+        out.append(Finding(kind, name, m, f"{b:.3f} -> {c:.3f} ({diff}, deterministic)", b, c))
     return out

@@ -98,9 +98,14 @@ def fmt_signed(name: str, d: Any) -> str:
 
 
 def score_line(score: dict[str, Any]) -> str:
-    """`codemem-bench score v2: 81.87 = quality 0.749 ×0.40, ...`: the score and its weighted components."""
+    """`codemem-bench retrieval 74.93 | score v3: 81.87 = quality 0.749 ×0.40, ...`.
+
+    The retrieval figure (quality over ranked queries alone, 0..100) leads, beside the score and its
+    weighted components; a report without it (before score version 3) shows the score alone.
+    """
     comps, weights = score.get("components") or {}, score.get("weights") or {}
     parts = ", ".join(f"{k} {fmt_rate(v)} ×{weights[k]:.2f}" if k in weights else f"{k} {fmt_rate(v)}"
                       for k, v in comps.items())
-    return f"codemem-bench score v{score.get('version')}: {fmt_score(score.get('value'))}" + \
-        (f" = {parts}" if parts else "")
+    lead = f"codemem-bench retrieval {fmt_score(score['retrieval'])} | score" if "retrieval" in score \
+        else "codemem-bench score"
+    return f"{lead} v{score.get('version')}: {fmt_score(score.get('value'))}" + (f" = {parts}" if parts else "")

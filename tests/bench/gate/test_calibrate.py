@@ -8,7 +8,7 @@ from bench.gate.gate import GateOptions
 from bench.report import Report
 
 MACHINE = {"machine": {"cpu_model": "Demo", "cpu_count": 2, "arch": "x86_64", "system": "Linux",
-                       "hostname": "h", "python": "CPython 3.11.7"}}
+                       "hostname": "h", "python": "CPython 3.11.7"}, "job": "calibrate-demo"}
 
 
 def section(search_ms):

@@ -14,6 +14,9 @@ from bench.backends.reference.backend import ReferenceBackend
 from bench.backends.registry import register_backend, unregister_backend
 from bench.cli.main import main
 
+JOB = "test-gate-planted"   # every run of this module is one same-job run: latency is compared
+
+
 class WeakRanker(ReferenceBackend):
     """The reference store with its best hit thrown away."""
 
@@ -47,7 +50,7 @@ def planted():
 @pytest.fixture(scope="module")
 def baseline(tmp_path_factory):
     out = tmp_path_factory.mktemp("baseline")
-    assert main(["run", "smoke", "--repeat", "3", "--out", str(out), "--quiet"]) == 0
+    assert main(["run", "smoke", "--repeat", "3", "--out", str(out), "--quiet", "--job", JOB]) == 0
     quality = json.loads((out / "report.json").read_text())["scenarios"]["smoke"]["quality"]
     assert quality["mrr@10"] > 0.5, "precondition: the reference store puts relevant memories first on smoke"
     return out
@@ -55,7 +58,8 @@ def baseline(tmp_path_factory):
 
 def run(tmp_path, backend, repeat=3):
     out = tmp_path / backend
-    assert main(["run", "smoke", "--backend", backend, "--repeat", str(repeat), "--out", str(out), "--quiet"]) == 0
+    assert main(["run", "smoke", "--backend", backend, "--repeat", str(repeat), "--out", str(out), "--quiet",
+                 "--job", JOB]) == 0
     return out
 
 
@@ -71,10 +75,12 @@ def test_unchanged_backend_passes_across_repeated_runs(tmp_path, capsys, baselin
         code, text = gate(capsys, out, baseline, "--verbose")
         assert code == 0, text
         assert "REGRESSION" not in text and "gate: PASS" in text
-        # quality is deterministic: every per-query metric is unchanged to the last digit
+        # quality is deterministic: every per-query metric is unchanged to the last digit, and gated exactly
+        assert "note * quality: exact: the backend declares deterministic quality, any drop fails; 3 repetitions " \
+               "agreed" in text
         for line in text.splitlines():
             if line.startswith("ok smoke") and "@" in line.split(":")[0]:
-                assert "(+0.000, p=1.000)" in line, line
+                assert "(+0.0000, exact: deterministic backend)" in line and "changed" not in line, line
 
 
 def test_weakened_ranker_fails_naming_scenario_and_metric(tmp_path, capsys, baseline):
@@ -113,6 +119,17 @@ def test_a_baseline_from_another_machine_gates_quality_alone_in_one_line(tmp_pat
                      f"(hostname {json.loads((out / 'report.json').read_text())['environment']['machine']['hostname']}"
                      " vs another-machine)"]
     assert main(["gate", str(out), "--baseline", str(other), "--latency", "off"]) == 0  # still accepted
+
+
+def test_reports_of_different_jobs_gate_quality_alone_in_one_line(tmp_path, capsys, baseline):
+    out = tmp_path / "other-job"
+    assert main(["run", "smoke", "--backend", "slow-search", "--repeat", "3", "--out", str(out), "--quiet",
+                 "--job", "another-job"]) == 0
+    code, text = gate(capsys, out, baseline)
+    assert code == 0, text   # 20 ms slower searches, but not measured in one job: not compared
+    assert [x for x in text.splitlines() if "latency" in x] == [
+        f"note * latency: not gated, quality gated alone: the reports are not from one same-job run (jobs another-job "
+        f"vs {JOB}); for latency use codemem-bench gate --against REV (bench/gate/README.md)"]
 
 
 def test_gate_exit_codes_for_bad_input(tmp_path, capsys, baseline):

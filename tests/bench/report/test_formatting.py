@@ -32,6 +32,14 @@ def test_score_line_names_each_component_and_weight_not_a_dict():
     assert score_line({"version": 2, "value": None, "components": {}}) == "codemem-bench score v2: -"
 
 
+def test_score_line_leads_with_the_retrieval_figure_when_the_score_has_one():
+    line = score_line({"version": 3, "value": 81.8712, "retrieval": 74.93, "components": {"quality": 0.7493},
+                       "weights": {"quality": 0.4}})
+    assert line == "codemem-bench retrieval 74.93 | score v3: 81.87 = quality 0.749 ×0.40"
+    assert score_line({"version": 3, "value": 50.0, "retrieval": None, "components": {}}) == \
+        "codemem-bench retrieval - | score v3: 50.00"
+
+
 def test_numpy_scalars_follow_the_same_rule():
     import numpy as np
     assert fmt_metric("unsupported", np.int64(12345)) == "12,345"

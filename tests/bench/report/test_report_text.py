@@ -8,7 +8,7 @@ def test_terminal_score_line_is_not_a_python_dict_and_failures_name_the_file(smo
     text = Report.from_dict(trouble(smoke_report)).to_table()
     first = text.splitlines()[0]
     assert "{" not in first and "'" not in first
-    assert re.search(r"score v2: \d+\.\d\d = correctness 1\.000 ×0\.20", first)
+    assert re.search(r"^backend: reference   codemem-bench retrieval \d+\.\d\d \| score v3: \d+\.\d\d = correctness 1\.000 ×0\.20", first)
     assert "needs attention:" in text
     assert "scenarios/smoke.jsonl:1  unmet target  ndcg@10 >= 0.99" in text
     assert "scenarios/smoke.jsonl:7  failed  memory_get: found: expected a hit" in text

@@ -1,0 +1,79 @@
+"""Deterministic backends are gated exactly: any drop fails, naming the queries that changed.
+
+Hand-built reports (tests/bench/gate/test_gate_unit.py's helpers) with `determinism.declared` set;
+the same changes under the paired test (a backend that does not declare determinism) pass, which is
+the hole this closes: with 7 or fewer changed queries the randomisation test cannot reach p < 0.05.
+"""
+from bench.gate import GateOptions, run_gate
+from bench.gate.gate import declared_deterministic
+from bench.report import Report
+from tests.bench.gate.test_gate_unit import BASE, MACHINE, section
+
+QUALITY_ONLY = GateOptions(latency=())
+
+
+def report(deterministic=True, reps=2, backend="demo-backend", **scenarios):
+    return Report(backend, [], scenarios, {"machine": MACHINE},
+                  {"declared": deterministic, "repetitions": reps} if deterministic is not None else {})
+
+
+def truncated(values):
+    """Like cutting each result list to 8: two queries lose a relevant hit at rank 9 or 10."""
+    return {**values, "ndcg@10": [x - 0.05 if i in (3, 7) else x for i, x in enumerate(values["ndcg@10"])]}
+
+
+def test_truncate_to_8_fails_exactly_and_names_the_changed_queries():
+    r = run_gate(report(demo=section(truncated(BASE))), report(demo=section(BASE)), QUALITY_ONLY)
+    assert r.exit_code == 1
+    (reg,) = r.regressions
+    assert reg.line() == ("REGRESSION demo ndcg@10: 0.783 -> 0.775 (-0.0083, exact: deterministic backend); "
+                          "2 of 12 queries changed: q3 0.700->0.650, q7 0.800->0.750")
+    assert any(f.line().startswith("note * quality: exact: ") and "2 repetitions agreed" in f.line()
+               for f in r.findings)
+
+
+def test_the_same_change_passes_the_paired_test_of_a_nondeterministic_backend():
+    r = run_gate(report(False, demo=section(truncated(BASE))), report(False, demo=section(BASE)), QUALITY_ONLY)
+    assert r.exit_code == 0   # 2 changed queries: best p = 2/4 after Holm, far from 0.05
+    r = run_gate(report(demo=section(truncated(BASE))), report(demo=section(BASE)), GateOptions(latency=(), exact=False))
+    assert r.exit_code == 0
+
+
+def test_a_change_confined_to_one_query_fails():
+    cur = {**BASE, "ndcg@10": [0.9, 0.8, 1.0, 0.7, 0.6, 0.9, 0.5, 0.8, 0.9, 0.7, 0.6, 0.999]}
+    r = run_gate(report(demo=section(cur)), report(demo=section(BASE)), QUALITY_ONLY)
+    assert [f.line() for f in r.regressions] == [
+        "REGRESSION demo ndcg@10: 0.783 -> 0.783 (-0.0001, exact: deterministic backend); "
+        "1 of 12 queries changed: q11 1.000->0.999"]
+
+
+def test_answers_that_moved_without_a_drop_are_a_note_and_gains_an_improvement():
+    swapped = {**BASE, "ndcg@10": [0.8, 0.9] + BASE["ndcg@10"][2:]}
+    r = run_gate(report(demo=section(swapped)), report(demo=section(BASE)), QUALITY_ONLY)
+    assert r.exit_code == 0
+    assert "note demo ndcg@10: 0.783 -> 0.783 (+0.0000, exact: deterministic backend); 2 of 12 queries changed: " \
+           "q0 0.900->0.800, q1 0.800->0.900" in [f.line() for f in r.findings]
+    better = {**BASE, "ndcg@10": [1.0] + BASE["ndcg@10"][1:]}
+    r = run_gate(report(demo=section(better)), report(demo=section(BASE)), QUALITY_ONLY)
+    assert r.exit_code == 0 and [f.kind for f in r.findings if f.metric == "ndcg@10"] == ["improvement"]
+
+
+def test_scenario_figures_fail_on_any_drop_when_exact():
+    # one failed check in 500 (0.002) is below the paired mode's minimal effect (0.01), not below exact's
+    r = run_gate(report(demo=section(BASE, check_rate=0.998)), report(demo=section(BASE)), QUALITY_ONLY)
+    assert [f.line() for f in r.regressions] == ["REGRESSION demo check_rate: 1.000 -> 0.998 (-0.0020, deterministic)"]
+    r = run_gate(report(False, demo=section(BASE, check_rate=0.998)), report(False, demo=section(BASE)), QUALITY_ONLY)
+    assert r.exit_code == 0
+
+
+def test_exact_needs_both_sides_deterministic():
+    r = run_gate(report(demo=section(truncated(BASE))), report(False, demo=section(BASE)), QUALITY_ONLY)
+    assert r.exit_code == 0
+    assert any("paired test with min effect 0.01" in f.line() for f in r.findings)
+
+
+def test_a_report_without_a_determinism_record_uses_its_backend_declaration():
+    assert declared_deterministic(report(None, backend="reference"))        # ReferenceBackend.deterministic
+    assert declared_deterministic(report(None, backend="fts-baseline"))
+    assert not declared_deterministic(report(None, backend="chroma"))
+    assert not declared_deterministic(report(None, backend="no-such-backend"))
