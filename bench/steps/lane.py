@@ -66,7 +66,11 @@ class FeedbackProbe(LaneFind):
 
 
 class ClarifyProbe(LaneFind):
-    clarify: bool                           # whether the find must ask for clarification (its last call)
+    """An ambiguous find that must ask for clarification and return nothing, paired with a control."""
+
+    control: str                            # a find (same limit) naming one entity: must not ask, must find
+
+
 
 
 class BoostProbe(LaneFind):
@@ -83,7 +87,9 @@ class FeedbackRatioProbe(LaneFind):
 
 
 class FloorProbe(LaneFind):
-    empty: bool                             # whether the find must come back empty (its last call)
+    """An unrelated find that must come back empty, paired with a control."""
+
+    control: str                            # a find (same limit) restating a memory: must come back non-empty
 
 
 class ScoreLane(BaseModel):
@@ -161,8 +167,13 @@ def score_memory_lane(ctx, a: ScoreLane) -> Outcome:
         metrics["lane_feedback_effect"] = fmean(
             len(calls(p)) >= 2 and top(calls(p)[0]) == p.before and top(calls(p)[-1]) == p.after for p in a.feedback)
     if a.clarification:
+        # a pair scores only when the probe asks and finds nothing AND its control finds without asking,
+        # so a backend that never answers (or always asks) earns nothing from it
+        def answered(p: LaneFind, clarify: bool) -> bool:
+            got = calls(p)
+            return bool(got) and got[-1]["clarify"] == clarify and (not got[-1]["ranked"]) == clarify
         metrics["lane_clarification_accuracy"] = fmean(
-            bool(calls(p)) and calls(p)[-1]["clarify"] == p.clarify for p in a.clarification)
+            answered(p, True) and answered(p.model_copy(update={"query": p.control}), False) for p in a.clarification)
     metrics |= ratio_metrics(a, finds)
     metrics = {k: round(float(v), 6) for k, v in metrics.items()}
     ctx.state.setdefault("metrics", {}).update(metrics)
@@ -218,6 +229,9 @@ def ratio_metrics(a: ScoreLane, finds: dict[str, list[dict[str, Any]]]) -> dict[
         for want, ms in by_ratio.items():
             out[f"lane_feedback_{'helpful' if want > 1 else 'harmful'}_measured"] = fmean(ms)
     if a.floor:
-        out["lane_floor_accuracy"] = fmean(
-            (c := last(p)) is not None and (not c["ranked"]) == p.empty for p in a.floor)
+        # a pair scores only when the probe comes back empty AND its control does not: answering nothing earns 0
+        def empty(call: dict[str, Any] | None) -> bool | None:
+            return None if call is None else not call["ranked"]
+        out["lane_floor_accuracy"] = fmean(empty(last(p)) is True and empty(last(p, p.control)) is False
+                                           for p in a.floor)
     return out

@@ -28,10 +28,12 @@ Ground truth, all by construction:
   `helpful` (x1.10) or `harmful` (x0.50) on one, its score over its twin's,
   over the same ratio before, is the seed's factor.
 - floor probes: queries that share nothing with any memory come back empty,
-  restatements of a memory do not.
+  each paired with a control, a restatement of a memory, that does not; a pair
+  scores only when both are right, so answering nothing earns nothing.
 - clarification probes: "payments" names feature:payments and
-  project:payments, "blue" agent:blue-lake and agent:blue-river; the controls
-  name one entity exactly.
+  project:payments, "blue" agent:blue-lake and agent:blue-river: they must ask
+  and find nothing; each is paired with a control that names one entity exactly
+  and must find without asking (scored by pair, as the floor).
 - injection sessions repeat queries; no memory may be injected twice per session.
 
 Deterministic: no randomness; rerun it and the committed output must not change.
@@ -90,9 +92,9 @@ CLARIFY_MEMORIES = [
     ("agent_river", "BlueRiver prefers small pull requests and reviews the test plan first.", ["agent:blue-river"], None),
     ("atlas_pnpm", "project:atlas uses pnpm workspaces; never commit an npm lockfile there.", None, None),
 ]
-CLARIFY_PROBES = [("what did we decide about payments retries?", True), ("handoff notes from blue", True),
-                  ("project:payments delivery retries", False), ("blue lake handoff notes", False),
-                  ("auth session token refresh", False)]
+# (ambiguous probe: must ask and find nothing, control naming one entity: must find without asking)
+CLARIFY_PAIRS = [("what did we decide about payments retries?", "project:payments delivery retries"),
+                 ("handoff notes from blue", "blue lake handoff notes")]
 # Like-with-like probes of seed 004's stated effects (scenarios/spec/lane.toml): the same text stored under
 # two types, so the seed's intent boost is the only difference between the two scores' ratio with and
 # without the intent word. (entity, text, neutral query, intent query, type a, type b)
@@ -127,10 +129,10 @@ FEEDBACK_TWINS = [
     ("flags", "Feature flags are read once per request and cached for its duration", "feature flags per request",
      "commitment", "harmful"),
 ]
-FLOOR_PROBES = [("sourdough starter hydration ratio", True), ("violin bow rosin grades", True),
-                ("tide tables for the harbour", True),
-                ("roll back a failed deploy by re-pointing the release symlink", False),
-                ("idle sessions expire after thirty minutes", False)]
+# (unrelated probe: must come back empty, control restating a memory: must not)
+FLOOR_PAIRS = [("sourdough starter hydration ratio", "roll back a failed deploy by re-pointing the release symlink"),
+               ("violin bow rosin grades", "idle sessions expire after thirty minutes"),
+               ("tide tables for the harbour", "monthly reports are generated from the read replica after midnight")]
 DISTRACTORS = [
     "The design system uses an 8 pixel spacing grid.", "Release notes are drafted from merged pull request titles.",
     "The office wifi drops video calls around noon.", "Dark mode colours come from the brand palette tokens.",
@@ -228,10 +230,11 @@ def lane_steps() -> tuple[list[dict], dict]:
         ratio = round(boost(spec, query, ta) / boost(spec, query, tb) / (boost(spec, neutral, ta) / boost(spec, neutral, tb)), 6)
         truth["boost"].append({"query": query, "limit": 10, "neutral": neutral, "a": f"{entity}_{ta}",
                                "b": f"{entity}_{tb}", "ratio": ratio})
-    for query, clarify in CLARIFY_PROBES:
-        find = {"query": query, "limit": 5}
-        steps.append({"tool": "memory-lane_find", "args": find, "expect": {"fields": {"clarification_required": clarify}}})
-        truth["clarification"].append({**find, "clarify": clarify})
+    for probe, control in CLARIFY_PAIRS:
+        for query, clarify in ((probe, True), (control, False)):
+            steps.append({"tool": "memory-lane_find", "args": {"query": query, "limit": 5},
+                          "expect": {"fields": {"clarification_required": clarify}}})
+        truth["clarification"].append({"query": probe, "limit": 5, "control": control})
     for entity, _, query, _, signal in FEEDBACK_TWINS:
         find = {"query": query, "limit": 10}
         steps.append({"tool": "memory-lane_find", "args": find})
@@ -240,9 +243,10 @@ def lane_steps() -> tuple[list[dict], dict]:
         steps.append({"tool": "memory-lane_find", "args": find})
         truth["feedback_ratio"].append({**find, "target": f"{entity}_a", "twin": f"{entity}_b",
                                         "ratio": spec["feedback"][signal]})
-    for query, empty in FLOOR_PROBES:
-        steps.append({"tool": "memory-lane_find", "args": {"query": query, "limit": 10}})
-        truth["floor"].append({"query": query, "limit": 10, "empty": empty})
+    for probe, control in FLOOR_PAIRS:
+        for query in (probe, control):
+            steps.append({"tool": "memory-lane_find", "args": {"query": query, "limit": 10}})
+        truth["floor"].append({"query": probe, "limit": 10, "control": control})
     truth["tolerance"] = spec["tolerance"]["relative"]
     return steps, truth
 
@@ -263,7 +267,7 @@ def inject_steps() -> list[dict]:
 def check_queries(queries: list[str]) -> None:
     """Independent check of the entity words: only the planted ambiguous queries may name two entities."""
     names = [f for f, _, _ in FEATURES] + [e for e, *_ in BOOST_PAIRS + FEEDBACK_TWINS] + ["payments", "atlas", "blue"]
-    planted = {q for q, clarify in CLARIFY_PROBES if clarify} | {q for _, qs in INJECT_SESSIONS for q in qs if "payments" in q}
+    planted = {q for q, _ in CLARIFY_PAIRS} | {q for _, qs in INJECT_SESSIONS for q in qs if "payments" in q}
     for q in queries:
         words = [w for w in re.findall(r"[a-z]+", q.lower()) if len(w) >= 4 or w == "blue"]
         hits = {n for w in words for n in names if n.startswith(w[:-1] if w.endswith("s") else w)}

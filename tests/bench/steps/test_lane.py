@@ -31,6 +31,19 @@ def test_memory_lane_scenario_on_reference(tmp_path):
     assert s["quality"]["queries"] == 24 and s["quality"]["unsupported_queries"] == 0
 
 
+def test_answering_nothing_earns_nothing_from_the_floor_and_clarification_pairs(tmp_path):
+    # every lane find answers at once with no result and no question; it used to score 0.6 on both
+    from bench.backends.registry import register_backend, unregister_backend
+    from tests.bench.planted.backends import EmptyReads
+    (sc,) = resolve(["memory-lane"])
+    register_backend(EmptyReads.name, EmptyReads)
+    try:
+        m = run_suite(EmptyReads.name, [sc], tmp_path).scenarios["memory-lane"]["metrics"]
+    finally:
+        unregister_backend(EmptyReads.name)
+    assert m["lane_floor_accuracy"] == 0.0 and m["lane_clarification_accuracy"] == 0.0
+
+
 def test_lane_steps_are_unsupported_without_the_capability(tmp_path):
     (sc,) = resolve(["memory-lane"])
     s = run_suite("fts-baseline", [sc], tmp_path).scenarios["memory-lane"]
@@ -85,7 +98,8 @@ def test_metric_arithmetic_by_hand(tmp_path):
     score = {"directive": "score_memory_lane",
              "intent": [{"query": "fb", "first": "c"}, {"query": "fa", "first": "a"}, {"query": "never", "first": "a"}],
              "feedback": [{"query": "fa", "before": "a", "after": "b"}, {"query": "fb", "before": "c", "after": "c"}],
-             "clarification": [{"query": "fc", "clarify": True}, {"query": "fb", "clarify": True}]}
+             # fc asks and finds nothing, its control fb finds without asking: 1; fb does not ask: 0
+             "clarification": [{"query": "fc", "control": "fb"}, {"query": "fb", "control": "fa"}]}
     sc = load_scenario(_scenario(tmp_path, stores + inject + finds + [score]))
     result = replay(sc, ScriptedLane(), tmp_path / "w", NullSink())
     assert all(st.status == "ok" for st in result.steps), result.steps
@@ -127,7 +141,8 @@ def test_ratio_probes_measure_only_the_stated_effect(tmp_path):
                        {"query": "additive", "neutral": "neutral", "a": "a", "b": "b", "ratio": 1.15}],
              "feedback_ratio": [{"query": "fb", "target": "a", "twin": "b", "ratio": 1.1},
                                 {"query": "fb", "target": "a", "twin": "b", "ratio": 0.5}],
-             "floor": [{"query": "far", "empty": True}, {"query": "neutral", "empty": True}]}
+             # far is empty and its control neutral is not: 1; neutral is not empty: 0
+             "floor": [{"query": "far", "control": "neutral"}, {"query": "neutral", "control": "far"}]}
     sc = load_scenario(_scenario(tmp_path, stores + finds + [score]))
     result = replay(sc, RatioLane(), tmp_path / "w", NullSink())
     assert all(st.status == "ok" for st in result.steps), result.steps
