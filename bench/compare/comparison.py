@@ -139,6 +139,7 @@ def build_comparison(reports: dict[str, Report], reference: str, settings: TestS
                                 "the pooled percentile) on the per-step samples of the tool step types every "
                                 "backend ran; Holm over groups, percentiles and backends",
                      "seed": settings.seed, "permutations": settings.permutations, "alpha": settings.alpha},
+            "retrieval": {b: reports[b].score.get("retrieval") for b in order},
             "score": {b: reports[b].score["value"] for b in order},
             "environment": reports[reference].environment,
             "scenarios": scenarios}

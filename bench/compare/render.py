@@ -43,7 +43,9 @@ def to_table(comparison: dict[str, Any]) -> str:
     """What the terminal shows: one block per scenario."""
     backends = comparison["backends"]
     out = [f"reference: {comparison['reference']}   * = significant at alpha {comparison['test']['alpha']} "
-           "(Holm-corrected)   score: " + ", ".join(f"{b} {fmt_score(comparison['score'][b])}" for b in backends)]
+           "(Holm-corrected)   retrieval | score: " + ", ".join(
+               f"{b} {fmt_score(comparison.get('retrieval', {}).get(b))} | {fmt_score(comparison['score'][b])}"
+               for b in backends)]
     for name, sc in comparison["scenarios"].items():
         out += ["", f"== {name} ({sc['queries']} queries)",
                 rows_frame(_scenario_rows(sc), backends).to_string(index=False)]
@@ -72,8 +74,9 @@ def to_markdown(comparison: dict[str, Any]) -> str:
              "(`queries_ran`: the share each ran).", "",
              f"- quality: {t['quality']} (seed {t['seed']}, {t['permutations']} permutations when not exact)",
              f"- latency: {t['latency']}", "",
-             "| backend | codemem-bench score |", "|---|---|",
-             *(f"| `{b}` | {fmt_score(comparison['score'][b])} |" for b in backends), ""]
+             "| backend | retrieval (nDCG@10 over ranked queries, ×100) | codemem-bench score |", "|---|---|---|",
+             *(f"| `{b}` | {fmt_score(comparison.get('retrieval', {}).get(b))} | {fmt_score(comparison['score'][b])} |"
+               for b in backends), ""]
     for name, sc in comparison["scenarios"].items():
         reps = ", ".join(f"{b} {n}" for b, n in sc["repetitions"].items())
         lines += [f"## {name}", "", f"{sc['queries']} ranked queries; repetitions: {reps}.", ""]

@@ -27,7 +27,8 @@ COMPONENT_RULES = {
     "correctness": "share of pass/fail checks that passed (check_rate), the write census included",
     "targets": "share of each scenario's seed targets that were met; a target whose operations never ran is not met",
     "coverage": "1 − unsupported operations / all operations (directives are not operations)",
-    "latency": "min(1, latency budget / p95 of the scenario's timed operations)",
+    "latency": "Σ over op kinds of (operations done / all operations) × min(1, budget / p95 of those done); an "
+               "operation not done (unsupported, raised, a ranked query answered with nothing) earns 0",
 }
 
 _CSS = """
@@ -64,8 +65,10 @@ def _score(report: dict[str, Any], scoring_href: str | None) -> str:
     rows = [[k, fmt_rate(weights.get(k)), fmt_rate(v), f"{100 * weights.get(k, 0) * v / total_w:.2f}",
              COMPONENT_RULES.get(k, "")] for k, v in comps.items()]
     rules = (f'<a href="{escape(scoring_href)}">SCORING.md</a>' if scoring_href else "SCORING.md at the repository root")
-    return (f'<section id="score"><div class="score">{fmt_score(sc.get("value"))} <small>codemem-bench score '
-            f'v{escape(str(sc.get("version")))} (0–100)</small></div>'
+    retrieval = (f'<div class="score">{fmt_score(sc["retrieval"])} <small>retrieval (nDCG@10 over the ranked '
+                 'queries alone, 0–100)</small></div>') if "retrieval" in sc else ""
+    return (f'<section id="score">{retrieval}<div class="score">{fmt_score(sc.get("value"))} <small>codemem-bench '
+            f'score v{escape(str(sc.get("version")))} (0–100)</small></div>'
             "<p>score = 100 × Σ weight·value / Σ weight over the components present; each value is the mean "
             f"over the scenarios where it applies. Rules: {rules}.</p>"
             + _table(["component", "weight", "value", "points", "how it is measured"], rows) + "</section>")

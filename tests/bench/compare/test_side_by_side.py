@@ -15,6 +15,15 @@ def test_compare_writes_a_side_by_side_table_with_the_census(tmp_path, capsys):
     assert "nDCG@10 smoke" in head and "lost / acknowledged writes (agents)" in head and "tools/list chars" in head
     ref = [c.strip() for c in lines[0].split("|")[1:-1]]
     saved = json.loads((out / "reference" / "report.json").read_text())
-    assert ref[1] == f"{saved['score']['value']:.2f}" and ref[2] == "0.980"   # the report's score; smoke nDCG
-    assert ref[5] == "0/40"     # 2 agents × 20 writes, none lost
+    # the retrieval figure leads, beside the report's score; then smoke's nDCG
+    assert head.startswith("| backend | retrieval | score | ")
+    assert ref[1] == f"{saved['score']['retrieval']:.2f}" == "98.00" and ref[2] == f"{saved['score']['value']:.2f}"
+    assert ref[3] == "0.980"
+    assert ref[6] == "0/40"     # 2 agents × 20 writes, none lost
+    cmp = json.loads((out / "comparison.json").read_text())
+    assert cmp["retrieval"] == {"reference": 98.0, "fts-baseline": saved_fts(out)}
     assert "Machine:" in table and "side by side" in capsys.readouterr().out
+
+
+def saved_fts(out):
+    return json.loads((out / "fts-baseline" / "report.json").read_text())["score"]["retrieval"]
