@@ -7,12 +7,26 @@ from pathlib import Path
 
 
 NAME = "gate"
-HELP = ("Compare a report with a committed baseline; exit 1 on a quality or latency regression "
-        "(0 pass, 2 bad input, 3 nothing ran); latency only between reports of one machine.")
+HELP = ("Compare a report with a committed baseline, or run a commit and the working tree side by side "
+        "(--against REV); exit 1 on a quality or latency regression (0 pass, 2 bad input, 3 nothing ran); "
+        "latency only between reports of one same-job run.")
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("report", type=Path, help="report.json of the run to gate (or its folder)")
+    p.add_argument("report", type=Path, nargs="?", default=None,
+                   help="report.json of the run to gate (or its folder); omit with --against")
+    p.add_argument("--against", metavar="REV", default=None,
+                   help="the same-job recipe: run commit REV (exported with git archive) and the working tree "
+                        "alternately on this machine, then gate the tree against REV, latency included")
+    p.add_argument("--suite", default="small", help="with --against: the suite to run (default: small)")
+    p.add_argument("--scenarios", default=None, metavar="A,B",
+                   help="with --against: run these scenarios instead of the suite")
+    p.add_argument("--backend", default="reference", help="with --against: the backend (default: reference)")
+    p.add_argument("--repeat", type=int, default=3, help="with --against: `run --repeat` of each run (default: 3)")
+    p.add_argument("--rounds", type=int, default=2,
+                   help="with --against: alternating runs of each side, pooled (default: 2)")
+    p.add_argument("--out", type=Path, default=None,
+                   help="with --against: where both sides' reports go (default: reports/latest/against)")
     p.add_argument("--baseline", type=Path, default=None,
                    help="baseline report.json or folder (default: reports/baseline/<backend>/)")
     p.add_argument("--min-effect", type=float, default=None,
@@ -38,9 +52,22 @@ def run(args: argparse.Namespace) -> int:
     from bench.gate import GateOptions, parse_latency, run_gate
     from bench.report import Report
     from bench.scenario.home import reports_dir
-    report = Report.load(args.report)
-    base_path = args.baseline or reports_dir() / "baseline" / slug(report.backend)
-    baseline = Report.load(base_path)
+    if args.against:
+        if args.report is not None or args.baseline is not None:
+            raise ValueError("--against REV runs both sides itself: give neither REPORT nor --baseline")
+        from bench.gate.against import run_against
+        from bench.scenario.home import project_root
+        out = args.out or reports_dir() / "latest" / "against"
+        names = [n.strip() for n in args.scenarios.split(",") if n.strip()] if args.scenarios else []
+        run_args = [*names, "--suite", args.suite, "--backend", args.backend, "--repeat", str(args.repeat)]
+        baseline, report, sha = run_against(project_root(), args.against, run_args, out, args.rounds)
+        base_path = f"{args.against} ({sha[:12]}), run in this job: {out}"
+    else:
+        if args.report is None:
+            raise ValueError("give REPORT (a report.json or its folder), or --against REV")
+        report = Report.load(args.report)
+        base_path = args.baseline or reports_dir() / "baseline" / slug(report.backend)
+        baseline = Report.load(base_path)
     policy = adapter_gate(report.backend)   # a nondeterministic server's measured tolerance
     min_effect = args.min_effect if args.min_effect is not None else policy.min_effect if policy else 0.01
     latency = parse_latency(args.latency) if args.latency or not policy or policy.latency else ()
