@@ -5,10 +5,13 @@ machine (thermal, other load) spreads over all backends instead of favouring the
 """
 from __future__ import annotations
 
+import os
+import uuid
 from pathlib import Path
 
 from bench.backends.registry import create_backend
 from bench.report import Report
+from bench.report.fingerprint import JOB_ENV
 from bench.report.repetitions import combine, determinism
 from bench.run import ProgressFactory, record_files, run_repetition
 from bench.scenario.model import Scenario
@@ -41,10 +44,12 @@ def run_backends(specs: list[str], scenarios: list[Scenario], out_dir: Path, rep
             label = f" [{s}" + (f" {i + 1}/{repeat}]" if repeat > 1 else "]")
             reps[s].append(run_repetition(s, scenarios, out_dir / slug(s), progress, False, i, label))
     reports = {}
+    job = os.environ.get(JOB_ENV) or f"compare-{uuid.uuid4().hex[:12]}"   # one same-job run: latency comparable
     for s in specs:
         capabilities, summaries = combine(reps[s])
         record_files(summaries, scenarios)
         reports[s] = Report(backend=s, capabilities=capabilities, scenarios=summaries,
                             determinism=determinism(reps[s]))
+        reports[s].environment["job"] = job
         reports[s].save(out_dir / slug(s))
     return reports
