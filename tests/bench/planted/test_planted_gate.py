@@ -140,3 +140,17 @@ def test_answering_nothing_instantly_scores_below_an_honest_slow_backend_and_fts
     assert empty["retrieval"] == 0.0 < fts["retrieval"]
     # the empty answers did no work: no latency credit for them, unlike a slow answer's
     assert empty["components"]["latency"] < honest_slow["components"]["latency"]
+
+
+def test_work_not_done_is_counted_by_why(scenarios, tmp_path):
+    honest = run_suite("reference", scenarios["smoke"], tmp_path / "ref").scenarios["smoke"]["work"]
+    assert honest["done"] == honest["operations"] > 0
+    assert honest["not_done"] == {"unsupported": 0, "raised": 0, "empty": 0}
+    empty = run_suite(EmptyReads.name, scenarios["smoke"], tmp_path / "empty").scenarios["smoke"]
+    ranked = len(empty["per_query"])
+    assert empty["work"]["not_done"] == {"unsupported": 0, "raised": 0, "empty": ranked}
+    assert empty["work"]["by_op"]["query"]["done"] == empty["work"]["by_op"]["query"]["operations"] - ranked
+    raising = run_suite(RaisingReads.name, scenarios["smoke"], tmp_path / "raise").scenarios["smoke"]["work"]
+    assert raising["not_done"]["raised"] > 0 and raising["by_op"]["query"]["done"] == 0   # every search raised
+    fts = run_suite("fts-baseline", resolve(["memory-lane"]), tmp_path / "fts").scenarios["memory-lane"]
+    assert fts["work"]["not_done"]["unsupported"] == fts["steps"]["unsupported"] > 0
