@@ -18,12 +18,14 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None or subprocess.run(
 def test_against_head_runs_both_sides_in_one_job_and_gates_latency(tmp_path, capsys):
     out = tmp_path / "against"
     code = main(["gate", "--against", "HEAD", "--scenarios", "smoke", "--repeat", "2", "--rounds", "1",
-                 "--out", str(out)])
+                 "--out", str(out), "--json", str(tmp_path / "gate.json")])
     text = capsys.readouterr().out
     assert code == 0, text
     base, cand = (json.loads((out / side / "report.json").read_text()) for side in ("baseline", "candidate"))
     assert base["environment"]["job"] == cand["environment"]["job"] and base["environment"]["job"]
-    assert "note * gate: same-job run " in text and "not gated" not in text   # latency compared
+    assert "note * gate: same-job run " in text and "latency: not gated" not in text
+    findings = json.loads((tmp_path / "gate.json").read_text())["findings"]
+    assert any(f["metric"] == "latency.memory_search_structured.p10" and f["kind"] == "ok" for f in findings)
     assert "gate: PASS" in text
     assert main(["gate", "--against", "no-such-rev-xyz", "--scenarios", "smoke", "--out", str(tmp_path / "x")]) == 2
 
