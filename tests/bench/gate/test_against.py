@@ -8,7 +8,7 @@ import pytest
 from bench.cli.main import main
 from bench.gate.against import pool
 from bench.report import Report
-from bench.scenario.suites import project_root
+from bench.scenario.home import project_root
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None or subprocess.run(
     ["git", "-C", str(project_root()), "rev-parse", "HEAD"], capture_output=True).returncode != 0,
