@@ -56,7 +56,9 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
     except (ValueError, KeyError, OSError) as exc:
-        print(f"codemem-bench {args.command}: error: {exc}", file=sys.stderr)
+        # str(KeyError) is the repr of its argument (quoted): print the message itself
+        text = exc.args[0] if isinstance(exc, KeyError) and len(exc.args) == 1 else exc
+        print(f"codemem-bench {args.command}: error: {text}", file=sys.stderr)
         return EXIT_INPUT
 
 
