@@ -44,7 +44,9 @@ def run(args: argparse.Namespace) -> int:
     out = args.out or reports_dir() / "latest" / args.backend.replace(":", "-")
     seed_plan = [] if args.no_seed_defaults else planned(scenarios, args.backend)
     progress = progress_printer(args.quiet, plan=[len(s.steps) for s in scenarios] * args.repeat
-                                + [len(s.steps) for s in seed_plan])
+                                + [len(s.steps) for s in seed_plan],
+                                groups=[("scenario", len(scenarios))] * args.repeat
+                                + ([("seed defaults", len(seed_plan))] if seed_plan else []))
     if args.cluster or args.workers:
         if args.keep_data:
             raise ValueError("--keep-data is for serial runs; it cannot be combined with --cluster/--workers")
