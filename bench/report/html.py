@@ -41,13 +41,14 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;border-bottom:1px solid #ddd;
 h3{font-size:15px;margin:18px 0 6px}.meta{color:#555}
 .score{font-size:44px;font-weight:700;margin:8px 0}.score small{font-size:15px;font-weight:400;color:#555}
 table{border-collapse:collapse;margin:6px 0 10px;max-width:100%}
-th,td{border:1px solid #ddd;padding:3px 8px;text-align:left;overflow-wrap:anywhere}
+th,td{border:1px solid #ddd;padding:3px 8px;text-align:left}td.w{overflow-wrap:anywhere}
 th{background:#f4f4f4}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .bad{color:#b00020;font-weight:600}.ok{color:#1b7a2e}.warn{background:#fff4f4}
 .none{color:#1b7a2e;font-weight:600}code{font-size:13px}img{max-width:100%;border:1px solid #eee}
 """
 
 
+_LONG = 32   # characters from which a text cell may wrap inside a word
 _FIGURE = re.compile(r"[-+]?[\d,.]+( [KMGT]?i?B)?|[-+]?[\d,.]+/[\d,.]+|-")
 
 
@@ -69,12 +70,17 @@ def _td(text: str, cls: str = "") -> str:
     return f'<td class="{cls}">{inner}</td>' if cls else f"<td>{inner}</td>"
 
 
+def _cls(cell: str) -> str:
+    """Figures right-aligned and unbroken; a long text (a message, a path) may wrap anywhere, so one long
+    token cannot widen its table past the window; short text wraps only between words."""
+    return "n" if _FIGURE.fullmatch(cell) else "w" if len(cell) > _LONG else ""
+
+
 def _table(head: list[str], rows: list[list[str]]) -> str:
     """A table whose figure cells (numbers, `3/4`, `-`, `7.6 MiB`) are right-aligned, text left; a `Link`
     cell links to its file."""
     h = "".join(f"<th>{escape(c)}</th>" for c in head)
-    body = "".join("<tr>" + "".join(_td(c, "n" if _FIGURE.fullmatch(c) else "") for c in r) + "</tr>"
-                   for r in rows)
+    body = "".join("<tr>" + "".join(_td(c, _cls(c)) for c in r) + "</tr>" for r in rows)
     return f"<table><tr>{h}</tr>{body}</table>" if head else f"<table>{body}</table>"
 
 

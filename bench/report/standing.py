@@ -23,12 +23,18 @@ BASELINE = Path("reports/baseline/reference/report.json")
 SIDE_BY_SIDE = Path("reports/readme/side_by_side.json")
 
 
+def _figures(s: dict[str, Any]) -> dict[str, float]:
+    """A scenario's nDCG@10 (with ranked queries) and check rate (with checks), whichever it has."""
+    q, c = s.get("quality") or {}, s.get("checks") or {}
+    out = {"nDCG@10": q.get("ndcg@10"), "check rate": c.get("rate") if c.get("total") else None}
+    return {k: v for k, v in out.items() if v is not None}
+
+
 def _figure(s: dict[str, Any]) -> tuple[str, float | None]:
-    q = s.get("quality") or {}
-    if q.get("ndcg@10") is not None:
-        return "nDCG@10", q["ndcg@10"]
-    c = s.get("checks") or {}
-    return "check rate", c.get("rate") if c.get("total") else None
+    """The figure this section shows for a scenario: nDCG@10 when it has ranked queries, else check rate."""
+    figs = _figures(s)
+    kind = "nDCG@10" if "nDCG@10" in figs else "check rate"
+    return kind, figs.get(kind)
 
 
 def committed_columns(root: Path) -> tuple[list[dict[str, Any]], list[str]]:
@@ -42,17 +48,17 @@ def committed_columns(root: Path) -> tuple[list[dict[str, Any]], list[str]]:
                      "title": f"reports/baseline/reference, suite small, commit {str(env.get('commit', '?'))[:7]}, "
                               f"{str(env.get('date', '?'))[:10]}",
                      "score": (base.get("score") or {}).get("value"),
-                     "figures": {n: _figure(s)[1] for n, s in (base.get("scenarios") or {}).items()}})
+                     "figures": {n: _figures(s) for n, s in (base.get("scenarios") or {}).items()}})
     except (OSError, ValueError) as exc:
         notes.append(f"no committed reference baseline ({BASELINE}: {type(exc).__name__})")
     try:
         side = json.loads((root / SIDE_BY_SIDE).read_text(encoding="utf-8"))
         for r in side["rows"]:
-            figs = dict(r.get("ndcg@10") or {})
+            figs = {n: {"nDCG@10": v} for n, v in (r.get("ndcg@10") or {}).items() if v is not None}
             cols.append({"label": f"{r['backend']} (README)",
                          "title": f"README side by side, suite {side.get('suite')}, commit {side.get('commit')}, "
                                   f"{side.get('date')}",
-                         "score": r.get("score"), "figures": figs, "ranked_only": True})
+                         "score": r.get("score"), "figures": figs})
     except (OSError, ValueError, KeyError) as exc:
         notes.append(f"no README side-by-side figures ({SIDE_BY_SIDE}: {type(exc).__name__})")
     return cols, notes
@@ -67,9 +73,8 @@ def beside_committed_html(report: dict[str, Any], root: Path, table: Callable[..
     for name, s in report["scenarios"].items():
         kind, value = _figure(s)
         cells = []
-        for c in cols:
-            v = c["figures"].get(name)
-            cells.append("-" if v is None or (c.get("ranked_only") and kind != "nDCG@10") else fmt_rate(v))
+        for c in cols:   # the same figure as this run's, or `-`
+            cells.append(fmt_rate((c["figures"].get(name) or {}).get(kind)))
         rows.append([name, kind, fmt_rate(value), *cells])
     sources = "".join(f"<li><b>{escape(c['label'])}</b>: {escape(c['title'])}</li>" for c in cols)
     missing = "".join(f"<li>{escape(n)}</li>" for n in notes)
