@@ -58,10 +58,10 @@ def side_by_side_table(doc: dict[str, Any]) -> str:
 
 def reference_sentence(run: dict[str, Any]) -> str:
     """The README's sentence on the reference's default-suite score, from its kept run.json."""
+    parts = ", ".join(f"{k} {v:.3f}" for k, v in sorted((run.get("components") or {}).items()))
     return (f"`codemem-bench run` (the default suite) at commit {str(run['commit'])[:7]} scored the reference "
-            f"**{run['score']:.2f}** ({str(run['date'])[:10]}; `{REFERENCE_RUN.parent.as_posix()}/` holds that run's "
-            f"figures and the package versions it ran with: a run with other versions of numpy, scikit-learn or "
-            f"faiss may differ).")
+            f"**{run['score']:.2f}** ({parts}; {str(run['date'])[:10]}; `{REFERENCE_RUN.parent.as_posix()}/run.json` "
+            f"holds that run's figures and the package versions it ran with).")
 
 
 def parts(root: Path = ROOT) -> dict[str, str]:
