@@ -98,11 +98,12 @@ def write(readme_path: Path, root: Path = ROOT) -> None:
 
 
 def keep(run_dir: Path, root: Path = ROOT) -> Path:
-    """Copy RUN_DIR's run.json (with its report's package versions) to reports/readme/reference/run.json."""
+    """Write RUN_DIR's figures (its report's run.json, plus the package versions) to reports/readme/reference/run.json."""
     report = json.loads((run_dir / "report.json").read_text(encoding="utf-8"))
     if report.get("backend") != "reference" or set(report.get("suite") or []) != set(_default_suite(root)):
         raise ValueError(f"{run_dir}: not a run of `reference` over the default suite")
-    run = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    from bench.report.runs import run_figures
+    run = run_figures(report, run_dir.name)
     run["packages"] = (report.get("environment") or {}).get("packages")
     run["python"] = (report.get("environment") or {}).get("python")
     dest = root / REFERENCE_RUN
