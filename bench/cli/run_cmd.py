@@ -44,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
         print("codemem-bench run: nothing to run")
         return 3
     reports = reports_dir()
-    earlier = runs.history(reports, args.backend)          # kept runs before this one: report.html's trend
+    # kept runs before this one, for report.html's trend; a run with --out is not kept and shows no trend
+    earlier = runs.history(reports, args.backend) if args.out is None else []
     out = args.out or runs.new_run_dir(reports, args.backend)   # the folder's name is the only wall-clock use
     seed_plan = [] if args.no_seed_defaults else planned(scenarios, args.backend)
     progress = progress_printer(args.quiet, plan=[len(s.steps) for s in scenarios] * args.repeat

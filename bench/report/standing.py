@@ -89,9 +89,9 @@ def beside_committed_html(report: dict[str, Any], root: Path, table: Callable[..
 def trend_html(points: list[dict[str, Any]], img: Callable[[bytes | None, str], str]) -> str:
     """The trend section over `points` (run.json dicts, oldest first, this run last)."""
     if len(points) < 2:
-        return ('<section id="trend"><h2>Trend over kept runs</h2><p>This is the first kept run of this backend '
-                "(runs without <code>--out</code> are kept under <code>reports/runs/</code>); the trend appears "
-                "from the second.</p></section>")
+        return ('<section id="trend"><h2>Trend over kept runs</h2><p>No earlier kept run of this backend: runs '
+                "without <code>--out</code> are kept under <code>reports/runs/</code>, and the trend appears from "
+                "the second (a run with <code>--out</code> is not kept and shows none).</p></section>")
     return ('<section id="trend"><h2>Trend over kept runs</h2>'
             f"<p>The last {len(points)} runs of this backend kept under <code>reports/runs/</code> (this run "
             "last): the score, and each scenario's nDCG@10 (its check rate where it has no ranked query). Scores "

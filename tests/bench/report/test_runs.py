@@ -37,13 +37,15 @@ def test_two_runs_leave_two_folders_latest_points_to_the_newest_and_the_second_s
     assert first["score"] == second["score"]     # the wall clock names the folder only
     html = (latest / "report.html").read_text()
     assert 'id="trend"' in html and "The last 2 runs" in html
-    assert "first kept run" in (reports / "runs" / kept[0] / "report.html").read_text()
+    assert "No earlier kept run" in (reports / "runs" / kept[0] / "report.html").read_text()
 
 
-def test_out_writes_where_asked_and_keeps_no_history(reports, tmp_path):
+def test_out_writes_where_asked_keeps_no_history_and_shows_no_trend(reports, tmp_path):
+    quiet_run("smoke")                                   # one kept run: an --out run must not plot it
     quiet_run("smoke", "--out", str(tmp_path / "mine"))
     assert (tmp_path / "mine" / "report.json").is_file()
-    assert not (reports / "runs").exists() and not (reports / "latest").exists()
+    assert len(list((reports / "runs").iterdir())) == 1
+    assert "No earlier kept run" in (tmp_path / "mine" / "report.html").read_text()
 
 
 def test_a_latest_folder_from_before_is_moved_into_runs_not_lost(reports):
