@@ -69,7 +69,9 @@ def trend_chart(points: list[dict[str, Any]]) -> bytes | None:
     None with fewer than two runs (a trend needs two)."""
     if len(points) < 2:
         return None
-    names = list(dict.fromkeys(n for p in points for n in p.get("scenarios") or {}))
+    # panels in the run order of the newest run, then scenarios only earlier runs had
+    names = list(dict.fromkeys([*(points[-1].get("suite") or []),
+                                *(n for p in reversed(points) for n in p.get("scenarios") or {})]))
     cols = 4
     nrows = 1 + math.ceil(len(names) / cols)
     fig = Figure(figsize=(11, 2.1 + 1.55 * (nrows - 1)), dpi=100)
@@ -77,7 +79,12 @@ def trend_chart(points: list[dict[str, Any]]) -> bytes | None:
     grid = fig.add_gridspec(nrows, cols, height_ratios=[1.6] + [1] * (nrows - 1))
     x = list(range(1, len(points) + 1))
     ax = fig.add_subplot(grid[0, :])
-    ax.plot(x, [p.get("score") for p in points], marker="o", color="tab:blue")
+    scores = [p.get("score") for p in points]
+    ax.plot(x, scores, marker="o", color="tab:blue")
+    known = [v for v in scores if v is not None]
+    if known:   # at least 2 points of score visible: a 0.06 move from latency must not fill the panel
+        mid, half = (max(known) + min(known)) / 2, max(1.0, (max(known) - min(known)) / 2 * 1.15)
+        ax.set_ylim(mid - half, mid + half)
     ax.set_title("codemem-bench score per run (oldest left, this run right)", fontsize=10)
     ax.set_xticks(x, [str(p.get("date") or "?")[:16].replace("T", " ") for p in points], fontsize=7,
                   rotation=20, ha="right")

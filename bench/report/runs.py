@@ -15,8 +15,8 @@ scenario files) work whichever of the two paths a browser opened. Where a symlin
 is moved into `runs/` first, never deleted.
 
 `run.json` (one per run folder) holds what the trend in report.html plots, so the trend reads a few
-kilobytes per run, not each report.json: `{backend, folder, date, commit, score, components, scenarios:
-{name: {figure: value}}}`, the figures being the scenario's quality means at 10 and its check rate.
+kilobytes per run, not each report.json: `{backend, folder, date, commit, score, components, suite (run order),
+scenarios: {name: {figure: value}}}`, the figures being the scenario's quality means at 10 and its check rate.
 """
 from __future__ import annotations
 
@@ -101,7 +101,8 @@ def run_figures(report: dict[str, Any], folder: str) -> dict[str, Any]:
         scen[name] = figs
     return {"backend": report.get("backend"), "folder": folder, "date": env.get("date"),
             "commit": env.get("commit"), "score": (report.get("score") or {}).get("value"),
-            "components": (report.get("score") or {}).get("components") or {}, "scenarios": scen}
+            "components": (report.get("score") or {}).get("components") or {},
+            "suite": list(report.get("suite") or scen), "scenarios": scen}
 
 
 def write_run_figures(out: Path, report: dict[str, Any]) -> Path:

@@ -94,6 +94,7 @@ def trend_html(points: list[dict[str, Any]], img: Callable[[bytes | None, str], 
                 "the second (a run with <code>--out</code> is not kept and shows none).</p></section>")
     return ('<section id="trend"><h2>Trend over kept runs</h2>'
             f"<p>The last {len(points)} runs of this backend kept under <code>reports/runs/</code> (this run "
-            "last): the score, and each scenario's nDCG@10 (its check rate where it has no ranked query). Scores "
-            "are deterministic, so a step in a line is a change in the code, the scenarios or the data.</p>"
+            "last): the score, and each scenario's nDCG@10 (its check rate where it has no ranked query). Quality "
+            "figures are deterministic, so a step in a scenario's line is a change in the code, the scenarios or "
+            "the data; the score also holds the latency component, which moves with the machine and its load.</p>"
             + img(trend_chart(points), "score and quality per scenario over kept runs") + "</section>")

@@ -68,3 +68,12 @@ def test_folders_of_one_second_get_a_suffix_and_history_keeps_to_its_backend(rep
         runs.write_run_figures(d, {"backend": backend, "score": {"value": score}, "scenarios": {}})
     assert [p["score"] for p in runs.history(reports, "reference")] == [1.0, 2.0]
     assert [p["score"] for p in runs.history(reports, "reference:memory-lane")] == [3.0]
+
+
+def test_the_trend_needs_two_runs_and_draws_the_score():
+    from bench.report.quality_plots import trend_chart
+    point = {"date": "2026-11-27T14:00:00Z", "score": 67.5, "suite": ["smoke", "graph-pit"],
+             "scenarios": {"smoke": {"ndcg@10": 0.98, "check_rate": 1.0}, "graph-pit": {"check_rate": 1.0}}}
+    assert trend_chart([point]) is None
+    png = trend_chart([point, {**point, "score": 67.6}])
+    assert png is not None and png[:8] == b"\x89PNG\r\n\x1a\n"
