@@ -35,7 +35,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 def suite_dir() -> Path:
     """The contract suite's folder: the project's `tests/contract/` (a checkout or CODEMEM_BENCH_HOME), else the
     copy an installed wheel carries; ValueError when neither is there."""
-    from bench.scenario.suites import installed_data, project_root
+    from bench.scenario.home import installed_data, project_root
     candidates = []
     try:
         candidates.append(project_root() / "tests" / "contract")

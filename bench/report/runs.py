@@ -1,7 +1,7 @@
 """Run history: each `codemem-bench run` without `--out` keeps its own folder, and `reports/latest/<backend>`
 points to the newest (as pytest-benchmark's autosave keeps every run under `.benchmarks/`).
 
-Layout (under the reports folder, `bench.scenario.suites.reports_dir()`):
+Layout (under the reports folder, `bench.scenario.home.reports_dir()`):
 
     runs/<stamp>-<backend>/          one run: report.json, .md, .html, run.json, telemetry/, seed-defaults/
     latest/<backend> -> ../runs/<stamp>-<backend>     a relative symlink to the newest run of that backend

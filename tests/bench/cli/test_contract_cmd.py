@@ -24,10 +24,10 @@ def test_the_installed_copy_is_used_without_a_checkout(tmp_path, monkeypatch):
     installed = tmp_path / "codemem_bench_data"
     (installed / "contract").mkdir(parents=True)
     (installed / "contract" / "conftest.py").write_text("")
-    monkeypatch.setattr("bench.scenario.suites.project_root", lambda: tmp_path / "no-checkout")
-    monkeypatch.setattr("bench.scenario.suites.installed_data", lambda: installed)
+    monkeypatch.setattr("bench.scenario.home.project_root", lambda: tmp_path / "no-checkout")
+    monkeypatch.setattr("bench.scenario.home.installed_data", lambda: installed)
     assert contract_cmd.suite_dir() == installed / "contract"
-    monkeypatch.setattr("bench.scenario.suites.installed_data", lambda: None)
+    monkeypatch.setattr("bench.scenario.home.installed_data", lambda: None)
     with pytest.raises(ValueError, match="contract suite is not installed"):
         contract_cmd.suite_dir()
 

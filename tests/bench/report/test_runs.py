@@ -14,7 +14,7 @@ from bench.report import runs
 def reports(tmp_path, monkeypatch):
     """A reports folder of its own, as `run` without --out would use."""
     root = tmp_path / "reports"
-    monkeypatch.setattr("bench.scenario.suites.reports_dir", lambda: root)
+    monkeypatch.setattr("bench.scenario.home.reports_dir", lambda: root)
     return root
 
 
