@@ -10,7 +10,12 @@ import os
 
 from setuptools import find_namespace_packages, find_packages, setup
 
-DATA = {"codemem_bench_data.scenarios": "scenarios", "codemem_bench_data.oracle_data": "oracle_data"}
+DATA = {"codemem_bench_data.scenarios": "scenarios", "codemem_bench_data.oracle_data": "oracle_data",
+        # the contract suite, run from an install by `codemem-bench contract BACKEND` (bench/cli/contract_cmd.py)
+        "codemem_bench_data.contract": "tests/contract"}
+# committed figures report.html places a run beside (bench/report/standing.py): these files only, not
+# reports/ as a whole (a build machine's reports/runs/ and reports/latest/ must not ride along)
+REPORT_FILES = ["readme/*.json", "readme/reference/run.json", "baseline/reference/report.json"]
 DATA_FOLDERS = {"reference.patterns.builtin": "reference/patterns/builtin",
                 "bench.backends.mcp.adapters": "bench/backends/mcp/adapters"}
 SKIP = {"__pycache__"}
@@ -40,9 +45,11 @@ for name, folder in DATA.items():
 for name, folder in DATA_FOLDERS.items():
     package_data.update(data_packages(name, folder))
 package_data["reference.mcp_server"] = ["tool_listing.json"]   # the fast-start front's saved answers
+package_data["codemem_bench_data.reports"] = REPORT_FILES
 code = find_packages(include=["bench", "bench.*", "reference", "reference.*"])
 package_dir = {name: DATA[top] + name[len(top):].replace(".", "/") for name in package_data for top in DATA
                if name == top or name.startswith(top + ".")}
+package_dir["codemem_bench_data.reports"] = "reports"
 
 setup(
     packages=sorted(set(code) | set(package_data)),

@@ -75,13 +75,26 @@ def available_backends() -> list[str]:
     return names + [n for n in _REGISTERED if n not in names]
 
 
+def backend_specs() -> list[str]:
+    """What a user can pass as a backend: each name, but `mcp:NAME` per adapter for a class that lists
+    variants (a bare `mcp` is not a backend); a class that fails to import is listed under its name."""
+    out: list[str] = []
+    for name in available_backends():
+        try:
+            variants = getattr(backend_class(name), "variants", None)
+        except ImportError:
+            variants = None
+        out += list(variants()) if variants else [name]
+    return out
+
+
 def backend_class(name: str) -> type[Backend]:
     """The class registered under `name`; a clear error lists the known names."""
     if name in _REGISTERED:
         return _REGISTERED[name]
     targets = _targets()
     if name not in targets:
-        raise KeyError(f"unknown backend {name!r}; known: {', '.join(available_backends())}")
+        raise KeyError(f"unknown backend {name!r}; known: {', '.join(backend_specs())}")
     return _load(targets[name])
 
 

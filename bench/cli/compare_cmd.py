@@ -59,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         reports = run_backends(specs, scenarios, out, args.repeat,
                                progress_printer(args.quiet, plan=[len(s.steps) for s in scenarios] * args.repeat
+                                                * len(specs), groups=[("scenario", len(scenarios))] * args.repeat
                                                 * len(specs)))
     comparison = build_comparison(reports, reference, TestSettings(args.seed, args.permutations, args.alpha))
     write_outputs(comparison, reports, scenarios, out)

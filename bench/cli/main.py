@@ -10,11 +10,11 @@ import os
 import sys
 from importlib.metadata import PackageNotFoundError, version
 
-from bench.cli import (agents_cmd, backends_cmd, compare_cmd, gate_cmd, ingest_git_cmd, peers_cmd, run_cmd,
-                       scenarios_cmd, score_cmd, serve_cmd, verify_cmd)
+from bench.cli import (agents_cmd, backends_cmd, compare_cmd, contract_cmd, gate_cmd, ingest_git_cmd, peers_cmd,
+                       run_cmd, scenarios_cmd, score_cmd, serve_cmd, verify_cmd)
 
 COMMANDS = [run_cmd, scenarios_cmd, backends_cmd, score_cmd, compare_cmd, gate_cmd, serve_cmd, ingest_git_cmd,
-            peers_cmd, agents_cmd, verify_cmd]
+            peers_cmd, agents_cmd, verify_cmd, contract_cmd]
 
 EXIT_OK, EXIT_REGRESSION, EXIT_INPUT, EXIT_NOTHING = 0, 1, 2, 3
 
@@ -56,7 +56,9 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
     except (ValueError, KeyError, OSError) as exc:
-        print(f"codemem-bench {args.command}: error: {exc}", file=sys.stderr)
+        # str(KeyError) is the repr of its argument (quoted): print the message itself
+        text = exc.args[0] if isinstance(exc, KeyError) and len(exc.args) == 1 else exc
+        print(f"codemem-bench {args.command}: error: {text}", file=sys.stderr)
         return EXIT_INPUT
 
 

@@ -1,9 +1,11 @@
 """Progress lines on stderr while a long run works.
 
 A line reads `[scenario 2/5] knowledge: step 120/400, 0:12 elapsed, ETA 0:30`. When the caller gives
-the plan (the step count of every scenario it will replay, in order), the position counts across the
-whole run and the ETA is the elapsed time scaled by the steps still to come (`?` until 1% of the steps
-are done); without a plan, both cover the current scenario only.
+the plan (the step count of every scenario it will replay, in order), the ETA is the elapsed time scaled
+by the steps of the whole run still to come (`?` until 1% of the steps are done); without a plan, it
+covers the current scenario only. The bracket counts within a group of the plan (`groups`): a suite
+of 21 scenarios shows `[scenario i/21]` in each repetition (and for each backend of a comparison), and
+the seed-default replays that follow show `[seed defaults j/3]`, not `[scenario 22/24]`.
 """
 from __future__ import annotations
 
@@ -24,8 +26,10 @@ def clock_text(seconds: float) -> str:
 class _Run:
     """What has been done so far across all scenarios of one run."""
 
-    def __init__(self, plan: Sequence[int] | None, now: Callable[[], float]) -> None:
+    def __init__(self, plan: Sequence[int] | None, now: Callable[[], float],
+                 groups: Sequence[tuple[str, int]] | None = None) -> None:
         self.plan = list(plan) if plan is not None else None
+        self.groups = list(groups) if groups else ([("scenario", len(self.plan))] if self.plan else [])
         self.now = now
         self.started = now()
         self.index = 0          # scenarios begun
@@ -33,7 +37,7 @@ class _Run:
 
     def line(self, name: str, unit: str, i: int, n: int, scenario_started: float) -> str:
         now = self.now()
-        head = f"[scenario {self.index}/{len(self.plan)}] " if self.plan else ""
+        head = f"[{self.position()}] " if self.plan else ""
         if self.plan:
             done, total, elapsed = self.done_before + i, sum(self.plan), now - self.started
         else:
@@ -43,17 +47,29 @@ class _Run:
         return f"{head}{name}: {unit[:-1] if unit.endswith('s') else unit} {i}/{n}, " \
                f"{clock_text(elapsed)} elapsed, ETA {eta}"
 
+    def position(self) -> str:
+        """`scenario 3/21`: the label and place of the current scenario within its group of the plan."""
+        before = 0
+        for label, size in self.groups:
+            if self.index <= before + size:
+                return f"{label} {self.index - before}/{size}"
+            before += size
+        return f"scenario {self.index}/{len(self.plan or [])}"   # more scenarios than planned: keep counting
+
 
 def progress_printer(quiet: bool = False, unit: str = "steps", plan: Sequence[int] | None = None,
                      stream: TextIO | None = None, now: Callable[[], float] = time.monotonic,
-                     tty: bool | None = None) -> Callable[[str, int], Callable[[int, int], None]]:
+                     tty: bool | None = None, groups: Sequence[tuple[str, int]] | None = None,
+                     ) -> Callable[[str, int], Callable[[int, int], None]]:
     """A factory: for each scenario, a callback printing its progress line at most ~4 times a second.
 
     `plan`: the step count of each scenario the factory will be called for, in order (repetitions and
-    backends included); the factory counts its calls to know which scenario is running. `stream`,
+    backends included); the factory counts its calls to know which scenario is running. `groups`:
+    (label, how many scenarios) in plan order, what the bracket counts within (default: one group
+    `scenario` over the whole plan). `stream`,
     `now` and `tty` default to stderr, the monotonic clock and whether stderr is a terminal.
     """
-    run = _Run(plan, now)
+    run = _Run(plan, now, groups)
 
     def factory(name: str, total: int) -> Callable[[int, int], None]:
         out = stream or sys.stderr

@@ -13,7 +13,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("scenarios", nargs="*", help="scenario names or .jsonl paths (default: the suite)")
     p.add_argument("--backend", default="reference", help="backend spec name[:option] (default: reference)")
     p.add_argument("--suite", default="default", help="suite from scenarios/suites.json (default: default)")
-    p.add_argument("--out", type=Path, default=None, help="report folder (default: reports/latest/<backend>)")
+    p.add_argument("--out", type=Path, default=None,
+                   help="report folder (default: a new reports/runs/<time>-<backend>/, linked as reports/latest/<backend>)")
     p.add_argument("--keep-data", action="store_true", help="keep each scenario's store under OUT/data")
     p.add_argument("--repeat", type=int, default=1, metavar="N",
                    help="replay the suite N times: quality from the first (all must agree), "
@@ -37,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
     saved = _saved_run(args)  # a bad --save/--compare name fails before the run, not after
     from bench.cli.progress import progress_printer
     from bench.run import run_suite
+    from bench.report import runs
     from bench.scenario.home import reports_dir
     from bench.scenario.suites import resolve
     from bench.seed_defaults import planned, run_seed_defaults
@@ -44,10 +46,15 @@ def run(args: argparse.Namespace) -> int:
     if not scenarios:
         print("codemem-bench run: nothing to run")
         return 3
-    out = args.out or reports_dir() / "latest" / args.backend.replace(":", "-")
+    reports = reports_dir()
+    # kept runs before this one, for report.html's trend; a run with --out is not kept and shows no trend
+    earlier = runs.history(reports, args.backend) if args.out is None else []
+    out = args.out or runs.new_run_dir(reports, args.backend)   # the folder's name is the only wall-clock use
     seed_plan = [] if args.no_seed_defaults else planned(scenarios, args.backend)
     progress = progress_printer(args.quiet, plan=[len(s.steps) for s in scenarios] * args.repeat
-                                + [len(s.steps) for s in seed_plan])
+                                + [len(s.steps) for s in seed_plan],
+                                groups=[("scenario", len(scenarios))] * args.repeat
+                                + ([("seed defaults", len(seed_plan))] if seed_plan else []))
     if args.cluster or args.workers:
         if args.keep_data:
             raise ValueError("--keep-data is for serial runs; it cannot be combined with --cluster/--workers")
@@ -61,10 +68,12 @@ def run(args: argparse.Namespace) -> int:
         report.environment["job"] = args.job
     if seed_plan:
         run_seed_defaults(report, seed_plan, out / "seed-defaults", progress)
-    path = report.save(out)
+    path = report.save(out, earlier)
     print(report.to_table())
     print(f"report: {path} (and report.md, report.html); telemetry: {out / 'telemetry'}")
-    _history(args, report, out, saved)
+    if args.out is None:
+        print(f"latest: {runs.point_latest(reports, args.backend, out)} -> {out}")
+    _history(args, report, out, saved, earlier)
     ran = sum(s["steps"]["total"] - s["steps"]["unsupported"] for s in report.scenarios.values())
     return 0 if ran else 3
 
@@ -77,13 +86,15 @@ def _saved_run(args: argparse.Namespace) -> dict | None:
     return history.load_saved(args.compare) if args.compare else None
 
 
-def _history(args: argparse.Namespace, report, out: Path, saved: dict | None) -> None:
+def _history(args: argparse.Namespace, report, out: Path, saved: dict | None, earlier: list) -> None:
     """`--compare`: print the changes and put them in report.html; then `--save` the run."""
     from bench.report import history
     from bench.report.html import write_html
+    from bench.report.report import trend_points
     if saved is not None:
-        changes = history.changes(report.to_dict(), saved)
-        write_html(out, report.to_dict(), changes, args.compare)
+        data = report.to_dict()
+        changes = history.changes(data, saved)
+        write_html(out, data, changes, args.compare, trend_points(out, data, earlier))
         print(history.changes_table(changes, args.compare))
         print(f"paired significance tests: codemem-bench gate {out} --baseline {history.history_root() / args.compare}")
     if args.save:

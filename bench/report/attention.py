@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bench.report.formatting import fmt_metric
+from bench.report.formatting import fmt_metric, fmt_target
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ def unmet_targets(scenarios: dict[str, dict[str, Any]]) -> list[Item]:
                 why = "its operations never ran" if t.get("needs") and not t.get("needs_ran") else \
                     f"got {fmt_metric(t['metric'], t['value'])}"
                 out.append(Item(name, f"{scenario_file(name, s)}:1", "unmet target",
-                                _short(f"{t['metric']} {t['op']} {t['target']}: {why} ({t['source']})")))
+                                _short(f"{fmt_target(t)}: {why} ({t['source']})")))
     return out
 
 
@@ -53,9 +53,21 @@ def problems(scenarios: dict[str, dict[str, Any]]) -> list[Item]:
     return out
 
 
+def not_run(scenarios: dict[str, dict[str, Any]]) -> list[Item]:
+    """Steps whose checks did not run (the backend lacks a capability): each counts as failed in `checks`."""
+    out = []
+    for name, s in scenarios.items():
+        for p in s.get("not_run", []):
+            n = p.get("checks", 1)
+            out.append(Item(name, f"{scenario_file(name, s)}:{p['line']}", "not run",
+                            _short(f"{p['step']}: {n} check{'s' if n != 1 else ''} not run, {p['message']}")))
+    return out
+
+
 def attention(scenarios: dict[str, dict[str, Any]]) -> list[Item]:
-    """Unmet targets first, then failed or erroring steps and lost writes, in scenario order."""
-    return unmet_targets(scenarios) + problems(scenarios)
+    """Unmet targets first, then failed or erroring steps and lost writes, then checks that did not run
+    (unsupported steps), in scenario order: together every check that did not pass."""
+    return unmet_targets(scenarios) + problems(scenarios) + not_run(scenarios)
 
 
 def attention_lines(scenarios: dict[str, dict[str, Any]], limit: int = 20) -> list[str]:

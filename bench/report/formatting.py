@@ -97,6 +97,11 @@ def fmt_signed(name: str, d: Any) -> str:
     return ("+" if d >= 0 else "-") + fmt_metric(name, abs(d))
 
 
+def fmt_target(t: dict[str, Any]) -> str:
+    """A seed target in the unit of its value: `storage_bytes < 9.5 MiB`, `ndcg@10 >= 0.850`."""
+    return f"{t['metric']} {t['op']} {fmt_metric(t['metric'], t['target'])}"
+
+
 def score_line(score: dict[str, Any]) -> str:
     """`codemem-bench retrieval 74.93 | score v3: 81.87 = quality 0.749 ×0.40, ...`.
 

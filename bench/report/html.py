@@ -3,8 +3,11 @@
 Order: the score and what it is made of; what needs attention (unmet targets, failed steps,
 each with scenario file and line); the change against a saved run (with `run --compare`);
 per-scenario quality (beside the recency/BM25 baselines when the report has them); the
-reference's tuned figures beside its seed-default ones (when the run has them); latency plots; each scenario's targets and metrics; the machine, commit and date. Numbers follow
-bench/report/formatting.py. The only links are to files beside the project (SCORING.md).
+reference's tuned figures beside its seed-default ones (when the run has them); the run beside the committed
+figures (reference baseline, the README's peers) and its trend over kept runs (standing.py); latency plots;
+each scenario's targets and metrics; the machine, commit and date. Numbers follow bench/report/formatting.py.
+The only links are relative ones to files of the project (SCORING.md, the scenario files of `file:line`
+cells). Tables wrap their text cells so that none is wider than a 1280 px window.
 """
 from __future__ import annotations
 
@@ -16,10 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from bench.report.attention import attention, in_run_order, scenario_file
-from bench.report.formatting import fmt_bytes, fmt_metric, fmt_ms, fmt_rate, fmt_score
+from bench.report.formatting import fmt_bytes, fmt_metric, fmt_ms, fmt_rate, fmt_score, fmt_target
 from bench.report.history import change_cells
 from bench.report.plots import latency_boxplot, latency_ecdf
+from bench.report.quality_plots import quality_chart
 from bench.report.seed_view import seed_html
+from bench.report.standing import beside_committed_html, trend_html
 
 # one line each, from SCORING.md (the full rules and their rationale are there)
 COMPONENT_RULES = {
@@ -36,25 +41,47 @@ body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px au
 h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;border-bottom:1px solid #ddd;padding-bottom:3px;margin-top:28px}
 h3{font-size:15px;margin:18px 0 6px}.meta{color:#555}
 .score{font-size:44px;font-weight:700;margin:8px 0}.score small{font-size:15px;font-weight:400;color:#555}
-table{border-collapse:collapse;margin:6px 0 10px}th,td{border:1px solid #ddd;padding:3px 8px;text-align:left}
+table{border-collapse:collapse;margin:6px 0 10px;max-width:100%}
+th,td{border:1px solid #ddd;padding:3px 8px;text-align:left}td.w{overflow-wrap:anywhere}
 th{background:#f4f4f4}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .bad{color:#b00020;font-weight:600}.ok{color:#1b7a2e}.warn{background:#fff4f4}
 .none{color:#1b7a2e;font-weight:600}code{font-size:13px}img{max-width:100%;border:1px solid #eee}
 """
 
 
+_LONG = 32   # characters from which a text cell may wrap inside a word
 _FIGURE = re.compile(r"[-+]?[\d,.]+( [KMGT]?i?B)?|[-+]?[\d,.]+/[\d,.]+|-")
 
 
+class Link(str):
+    """A cell's text that links to `href` (a relative path into the project), e.g. a `file:line` cell."""
+
+    href: str | None = None
+
+    def __new__(cls, text: str, href: str | None) -> "Link":
+        obj = super().__new__(cls, text)
+        obj.href = href
+        return obj
+
+
 def _td(text: str, cls: str = "") -> str:
-    return f'<td class="{cls}">{escape(text)}</td>' if cls else f"<td>{escape(text)}</td>"
+    inner = escape(text)
+    if isinstance(text, Link) and text.href:
+        inner = f'<a href="{escape(text.href)}">{inner}</a>'
+    return f'<td class="{cls}">{inner}</td>' if cls else f"<td>{inner}</td>"
+
+
+def _cls(cell: str) -> str:
+    """Figures right-aligned and unbroken; a long text (a message, a path) may wrap anywhere, so one long
+    token cannot widen its table past the window; short text wraps only between words."""
+    return "n" if _FIGURE.fullmatch(cell) else "w" if len(cell) > _LONG else ""
 
 
 def _table(head: list[str], rows: list[list[str]]) -> str:
-    """A table whose figure cells (numbers, `3/4`, `-`, `7.6 MiB`) are right-aligned, text left."""
+    """A table whose figure cells (numbers, `3/4`, `-`, `7.6 MiB`) are right-aligned, text left; a `Link`
+    cell links to its file."""
     h = "".join(f"<th>{escape(c)}</th>" for c in head)
-    body = "".join("<tr>" + "".join(_td(c, "n" if _FIGURE.fullmatch(c) else "") for c in r) + "</tr>"
-                   for r in rows)
+    body = "".join("<tr>" + "".join(_td(c, _cls(c)) for c in r) + "</tr>" for r in rows)
     return f"<table><tr>{h}</tr>{body}</table>" if head else f"<table>{body}</table>"
 
 
@@ -74,16 +101,17 @@ def _score(report: dict[str, Any], scoring_href: str | None) -> str:
             + _table(["component", "weight", "value", "points", "how it is measured"], rows) + "</section>")
 
 
-def _attention(report: dict[str, Any]) -> str:
+def _attention(report: dict[str, Any], links: dict[str, str]) -> str:
     items = attention(report["scenarios"])
     if not items:
-        return '<section id="attention"><h2>Needs attention</h2><p class="none">Every target met; no failed ' \
-               "step or lost write.</p></section>"
-    rows = [[i.where, i.kind, i.message] for i in items[:200]]
+        return '<section id="attention"><h2>Needs attention</h2><p class="none">Every target met; every check ' \
+               "ran and passed; no lost write.</p></section>"
+    rows = [[Link(i.where, links.get(i.where.rsplit(":", 1)[0])), i.kind, i.message] for i in items[:200]]
     more = f"<p>… and {len(items) - 200} more in report.json.</p>" if len(items) > 200 else ""
     return (f'<section id="attention"><h2 class="bad">Needs attention ({len(items)})</h2>'
-            "<p>Unmet targets first, then failed or erroring steps and lost writes; file:line opens the step "
-            "(a target is declared in the scenario's header, line 1).</p>"
+            "<p>Unmet targets first, then failed or erroring steps and lost writes, then checks that did not run "
+            "(the backend lacks the capability): every check that did not pass. file:line links to the scenario "
+            "file (a target is declared in the scenario's header, line 1).</p>"
             + _table(["scenario file:line", "kind", "what"], rows) + more + "</section>")
 
 
@@ -103,10 +131,10 @@ def _changes(rows: list[dict[str, Any]] | None, name: str | None) -> str:
             "<code>-</code> for the other.</p>" + table + rest + "</section>")
 
 
-def _quality(report: dict[str, Any]) -> str:
+def _quality(report: dict[str, Any], links: dict[str, str]) -> str:
     scen = report["scenarios"]
     has_base = any(s.get("baselines") for s in scen.values())
-    head = ["scenario", "file", "queries", "recall@10", "nDCG@10", "MRR@10"]
+    head = ["scenario (file)", "queries", "recall@10", "nDCG@10", "MRR@10"]
     head += ["nDCG@10 recency", "nDCG@10 BM25"] if has_base else []
     head += ["checks", "targets met", "p50 ms", "p95 ms", "budget ms", "storage"]
     rows = []
@@ -114,7 +142,7 @@ def _quality(report: dict[str, Any]) -> str:
         q, lat, b = s.get("quality") or {}, (s.get("latency_ms") or {}).get("all", {}), s.get("baselines") or {}
         met = [t["met"] is True for t in s.get("targets", [])]
         checks = s.get("checks") or {}
-        row = [name, scenario_file(name, s), fmt_metric("queries", q.get("queries")),
+        row = [Link(name, links.get(scenario_file(name, s))), fmt_metric("queries", q.get("queries")),
                fmt_rate(q.get("recall@10")), fmt_rate(q.get("ndcg@10")), fmt_rate(q.get("mrr@10"))]
         if has_base:
             row += [fmt_rate(b.get("recency", {}).get("ndcg@10")), fmt_rate(b.get("bm25", {}).get("ndcg@10"))]
@@ -123,12 +151,17 @@ def _quality(report: dict[str, Any]) -> str:
                 fmt_ms(s.get("latency_budget_ms")), fmt_bytes(s.get("storage_bytes"))]
         rows.append(row)
     note = "" if has_base else "<p>This report has no recency/BM25 baselines.</p>"
-    return '<section id="quality"><h2>Per-scenario quality</h2>' + _table(head, rows) + note + "</section>"
+    chart = quality_chart(scen, report["backend"])
+    chart_html = ("<p>nDCG@10 of each scenario with ranked queries beside the recency and BM25 baselines on the "
+                  "same queries, and the seed's target where the scenario declares one: above BM25 is what the "
+                  "backend adds over plain keyword matching.</p>" + _img(chart, "quality per scenario")) if chart else ""
+    return ('<section id="quality"><h2>Per-scenario quality</h2>' + chart_html + _table(head, rows) + note
+            + "</section>")
 
 
 def _img(png: bytes | None, alt: str) -> str:
     if png is None:
-        return f"<p>No latency samples for {escape(alt)}.</p>"
+        return f"<p>No data for the {escape(alt)}.</p>"
     return f'<img alt="{escape(alt)}" src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}">'
 
 
@@ -140,13 +173,15 @@ def _latency(report: dict[str, Any]) -> str:
             + _img(latency_ecdf(scen), "latency ECDF per scenario") + "</section>")
 
 
-def _details(report: dict[str, Any]) -> str:
+def _details(report: dict[str, Any], links: dict[str, str]) -> str:
     parts = ['<section id="scenarios"><h2>Scenarios</h2>']
     for name, s in report["scenarios"].items():
-        parts.append(f"<h3>{escape(name)} <small class=meta>{escape(scenario_file(name, s))}</small></h3>"
+        where, href = scenario_file(name, s), links.get(scenario_file(name, s))
+        ref = f'<a href="{escape(href)}">{escape(where)}</a>' if href else escape(where)
+        parts.append(f"<h3>{escape(name)} <small class=meta>{ref}</small></h3>"
                      f"<p>{escape(s.get('description', ''))}</p>")
         if s.get("targets"):
-            rows = [[f"{t['metric']} {t['op']} {t['target']}", fmt_metric(t["metric"], t["value"]),
+            rows = [[fmt_target(t), fmt_metric(t["metric"], t["value"]),
                      "yes" if t["met"] else "no" if t["met"] is False else "-", t["source"]] for t in s["targets"]]
             parts.append(_table(["target", "value", "met", "source"], rows))
         if s.get("metrics"):
@@ -169,30 +204,49 @@ def _environment(report: dict[str, Any]) -> str:
 
 
 def render_html(report: dict[str, Any], changes: list[dict[str, Any]] | None = None,
-                compared_to: str | None = None, scoring_href: str | None = None) -> str:
-    """The whole page for a report.json dict (and optionally its changes against a saved run)."""
+                compared_to: str | None = None, scoring_href: str | None = None,
+                trend: list[dict[str, Any]] | None = None, root: Path | None = None,
+                links: dict[str, str] | None = None) -> str:
+    """The whole page for a report.json dict (and optionally its changes against a saved run).
+
+    `trend`: run.json dicts of the backend's kept runs, oldest first, this run last (bench/report/runs.py);
+    `root`: the project folder holding the committed figures (standing.py); `links`: scenario file (as the
+    report records it) -> relative href."""
+    from bench.report.runs import run_figures
     report = in_run_order(report)
+    links = links or {}
+    trend = trend if trend is not None else [run_figures(report, "this run")]
     env = report.get("environment") or {}
     title = f"codemem-bench report: {report['backend']}"
     head = (f"<h1>{escape(title)}</h1><p class=meta>{escape(str(env.get('date', 'date unknown')))} · commit "
             f"<code>{escape(str(env.get('commit', 'unknown'))[:12])}</code> · "
             f"{escape(str((env.get('machine') or {}).get('hostname', '')))} · "
             f"{len(report['scenarios'])} scenarios</p>")
-    body = (head + _score(report, scoring_href) + _attention(report) + _changes(changes, compared_to)
-            + _quality(report) + seed_html(report, _table) + _latency(report) + _details(report) + _environment(report))
+    standing = beside_committed_html(report, root, _table) if root is not None else ""
+    body = (head + _score(report, scoring_href) + _attention(report, links) + _changes(changes, compared_to)
+            + _quality(report, links) + standing + trend_html(trend, _img) + seed_html(report, _table)
+            + _latency(report) + _details(report, links) + _environment(report))
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
             f"<style>{_CSS}</style></head><body>{body}</body></html>\n")
 
 
-def write_html(out_dir: Path, report: dict[str, Any], changes: list[dict[str, Any]] | None = None,
-               compared_to: str | None = None) -> Path:
-    """Write `out_dir/report.html`, linking SCORING.md by a relative path when the project has one."""
-    from bench.scenario.home import project_root
-    scoring = project_root() / "SCORING.md"
+def _relative(target: Path, out_dir: Path) -> str | None:
+    """`target` relative to the report's folder (real path: a `reports/latest/<backend>` link sits at the
+    same depth as the run folder it points to), or None when there is none (another drive) or no file."""
     try:
-        href = Path(os.path.relpath(scoring, out_dir.resolve())).as_posix() if scoring.is_file() else None
-    except ValueError:  # another drive (Windows): no relative path, the rules stay named in the text
-        href = None
+        return Path(os.path.relpath(target, out_dir.resolve())).as_posix() if target.is_file() else None
+    except ValueError:  # another drive (Windows): no relative path, the file stays named in the text
+        return None
+
+
+def write_html(out_dir: Path, report: dict[str, Any], changes: list[dict[str, Any]] | None = None,
+               compared_to: str | None = None, trend: list[dict[str, Any]] | None = None) -> Path:
+    """Write `out_dir/report.html`, linking SCORING.md and the scenario files by relative paths."""
+    from bench.scenario.home import project_root
+    root = project_root()
+    files = {scenario_file(n, s) for n, s in (report.get("scenarios") or {}).items()}
+    links = {f: h for f in files if (h := _relative(Path(f) if Path(f).is_absolute() else root / f, out_dir))}
     path = out_dir / "report.html"
-    path.write_text(render_html(report, changes, compared_to, href), encoding="utf-8")
+    path.write_text(render_html(report, changes, compared_to, _relative(root / "SCORING.md", out_dir), trend, root,
+                                links), encoding="utf-8")
     return path

@@ -19,7 +19,7 @@ from bench.report.score import compute_score
 from bench.report.seed_view import seed_lines, seed_markdown
 # the person-facing surfaces (issue 16): attention list, number formats, report.html
 from bench.report.attention import attention, attention_lines, in_run_order, scenario_file  # noqa: I001
-from bench.report.formatting import fmt_metric, score_line
+from bench.report.formatting import fmt_metric, fmt_target, score_line
 from bench.report.html import write_html
 
 REPORT_SCHEMA_VERSION = 1
@@ -103,7 +103,7 @@ class Report:
             lines += [f"## {name}", "", s["description"], "", *baseline_markdown(s, self.backend), *seed_markdown(s)]
             if s["targets"]:
                 lines += ["| target | value | met | source |", "|---|---|---|---|"]
-                lines += [f"| {t['metric']} {t['op']} {t['target']} | {fmt_metric(t['metric'], t['value'])} | "
+                lines += [f"| {fmt_target(t)} | {fmt_metric(t['metric'], t['value'])} | "
                           f"{'yes' if t['met'] else 'no' if t['met'] is False else '-'} | {t['source']} |"
                           for t in s["targets"]]
                 lines.append("")
@@ -118,15 +118,26 @@ class Report:
             lines.append("")
         return "\n".join(lines)
 
-    def save(self, out_dir: str | Path) -> Path:
-        """Write report.json, report.md and report.html; the path of report.json."""
+    def save(self, out_dir: str | Path, earlier: list[dict[str, Any]] | None = None) -> Path:
+        """Write report.json, report.md, report.html and run.json; the path of report.json.
+
+        `earlier`: run.json dicts of this backend's kept runs before this one, oldest first
+        (bench/report/runs.py), for report.html's trend."""
+        from bench.report.runs import write_run_figures
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         data = self.to_dict()
         (out / "report.json").write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
         (out / "report.md").write_text(self.to_markdown())
-        write_html(out, data)
+        write_run_figures(out, data)
+        write_html(out, data, trend=trend_points(out, data, earlier))
         return out / "report.json"
+
+
+def trend_points(out: Path, data: dict[str, Any], earlier: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """The trend's runs: the earlier kept ones (without this folder's own entry) and this run last."""
+    from bench.report.runs import run_figures
+    return [p for p in earlier or [] if p.get("folder") != out.name] + [run_figures(data, out.name)]
 
 
 def problem_count(s: dict[str, Any]) -> int:

@@ -73,6 +73,13 @@ def _problems(result: ScenarioResult) -> list[dict[str, Any]]:
     return out[:50]
 
 
+def _not_run(result: ScenarioResult) -> list[dict[str, Any]]:
+    """Steps whose checks never ran because the backend lacks a capability: {line, step, checks, message}
+    (first 50); they count as failed checks in `checks` but are not `problems`."""
+    return [{"line": s.line, "step": s.name, "checks": len(s.checks), "message": s.message}
+            for s in result.steps if s.status == "unsupported" and s.checks][:50]
+
+
 def _targets(header: Header, summary: dict[str, Any], result: ScenarioResult) -> list[dict[str, Any]]:
     """Each header target with its value; a target whose needed operations never ran is not met."""
     ran = Counter(s.name for s in result.steps if s.status in ("ok", "failed"))
@@ -119,6 +126,7 @@ def summarise(result: ScenarioResult, header: Header, events: list[dict[str, Any
         "latency_budget_ms": header.latency_budget_ms,
         "storage_bytes": result.storage_bytes,
         "problems": _problems(result),
+        "not_run": _not_run(result),
         "unsupported": dict(Counter(s.message for s in result.steps if s.status == "unsupported")),
         "per_query": [{"id": q.id, "line": q.line, "category": q.category, "unsupported": q.unsupported,
                        **q.metrics, "retrieved": q.retrieved} for q in result.queries],

@@ -8,7 +8,11 @@ imports neither `mcp` nor the store) reads the client's JSON-RPC lines itself:
   it, then handed on to the real server too (which needs the handshake; its own
   answer is dropped, after a check that it matches the saved one);
 - `tools/list` (without a cursor) is answered from it, for this server's
-  profile and clock;
+  profile and clock, until the real server's own answer is known: after the
+  client's `notifications/initialized`, the front asks the real server for its
+  `tools/list` once and, if it differs from the saved one (a package release
+  that writes schemas differently), passes every later `tools/list` to the
+  real server and logs a warning;
 - every other line goes to the real server, which a worker thread starts at
   once (open the store, import `mcp`, build the tools) and which reads and
   writes through pipes; its answers are copied to stdout as they come.
@@ -33,6 +37,9 @@ from reference.mcp_server.tool_cache import Listing, load
 log = logging.getLogger("reference.mcp_server")
 
 
+CHECK_ID = "codemem-front-tools-check"   # the id of the front's own tools/list to the real server
+
+
 class Front:
     """Reads the client's lines; answers what `listing` holds; passes the rest to the real server's pipe."""
 
@@ -42,6 +49,7 @@ class Front:
         self.version: str | None = None          # the protocol version answered from the listing
         self.init_id: Any = None                 # the initialize request's id (its real answer is dropped)
         self.sent_init: dict[str, Any] | None = None
+        self.stale = False                       # the real server answered differently: stop answering here
 
     def send(self, data: bytes) -> None:
         with self.write_lock:
@@ -73,6 +81,12 @@ class Front:
             msg = json.loads(line)
         except ValueError:
             return False
+        if isinstance(msg, dict) and msg.get("method") == "notifications/initialized" and self.version is not None:
+            self.server_in.write(line)           # the handshake first, then the front's own question
+            self.server_in.write(json.dumps({"jsonrpc": "2.0", "id": CHECK_ID, "method": "tools/list"}).encode()
+                                 + b"\n")
+            self.server_in.flush()
+            return True
         if not isinstance(msg, dict) or "id" not in msg:
             return False
         method, params = msg.get("method"), msg.get("params") or {}
@@ -83,7 +97,7 @@ class Front:
                 self.answer(msg["id"], init)
                 log.info("answered initialize (%s) from tool_listing.json", self.version)
             return False                                    # the real server needs the handshake too
-        if method == "tools/list" and self.version is not None and not (isinstance(params, dict)
+        if method == "tools/list" and self.version is not None and not self.stale and not (isinstance(params, dict)
                                                                        and params.get("cursor")):
             self.answer(msg["id"], self.listing.tools(self.version))
             return True
@@ -93,6 +107,8 @@ class Front:
         """Copy the real server's lines to the client, dropping its answer to the handshake already given."""
         dropping = True
         for line in server_out:
+            if self.version is not None and CHECK_ID.encode() in line and self.checked(line):
+                continue
             if dropping and self.init_id is not None:
                 try:
                     msg = json.loads(line)
@@ -101,10 +117,27 @@ class Front:
                 if isinstance(msg, dict) and msg.get("id") == self.init_id and "method" not in msg:
                     dropping = False
                     if msg.get("result") != self.sent_init:
+                        self.stale = True
                         log.warning("tool_listing.json is stale: the real initialize answer differs "
                                     "(python -m reference.mcp_server.tool_cache)")
                     continue
             self.send(line)
+
+
+    def checked(self, line: bytes) -> bool:
+        """True if `line` answers the front's own tools/list; compares it with the saved answer."""
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            return False
+        if not (isinstance(msg, dict) and msg.get("id") == CHECK_ID and "method" not in msg):
+            return False
+        if msg.get("result") != self.listing.tools(self.version or ""):
+            self.stale = True
+            log.warning("tool_listing.json differs from this server's tools/list (another mcp or pydantic "
+                        "release?): later tools/list calls go to the server; regenerate with "
+                        "python -m reference.mcp_server.tool_cache")
+        return True
 
 
 def serve_stdio(config: ServerConfig, *, log_level: str = "WARNING") -> None:

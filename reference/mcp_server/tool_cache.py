@@ -4,10 +4,18 @@ Importing the `mcp` SDK and building 53 tool schemas takes over a second of
 CPU; an agent waits for it at the start of every session. `tool_listing.json`
 (next to this file) holds the real server's answers, captured over stdio for
 every handshake protocol version; `fast_start` serves them while the real
-server loads. The file records a fingerprint of what determines the answers
-(this package's sources, `reference/clock.py`, the `mcp` and `pydantic`
-versions); when it does not match, the server serves without it (slower, never
-stale). Regenerate after changing a tool:
+server loads. The file records a fingerprint of the sources that define the
+answers (this package's `.py` files and `reference/clock.py`); when it does not
+match, the server serves without it. It also records the `mcp` and `pydantic`
+versions it was captured with, for the reader only: a fresh install gets
+whatever versions `pyproject.toml` allows, and their answers are the same unless
+a release changes how schemas are written. That case is caught twice: the front
+asks the real server for its own `tools/list` once it has loaded, and from the
+first difference on passes every `tools/list` to the real server (fast_start.py,
+with a warning naming the regeneration command); and the tests compare the saved
+answers with a real server's on the installed versions
+(tests/reference/mcp_server/test_fast_start.py, run on the newest versions by
+`.ci/fresh-venv`). Regenerate after changing a tool:
 
     python -m reference.mcp_server.tool_cache
 """
@@ -22,19 +30,33 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 LISTING = HERE / "tool_listing.json"
 NO_CACHE_ENV = "CODEMEM_MCP_NO_CACHE"     # set (to anything) to serve without the saved answers
+LISTING_ENV = "CODEMEM_MCP_LISTING"       # another file of saved answers (tests: a listing that differs)
 
 
 def fingerprint() -> str:
-    """sha256 over this package's .py sources, reference/clock.py and the mcp and pydantic versions."""
-    from importlib.metadata import version
+    """sha256 over this package's .py sources and reference/clock.py: what defines the answers.
 
+    No installed package's version is part of it (a fresh install gets newer patch releases than the
+    file was made with, and matching on them switched fast start off for nothing); the versions are
+    recorded beside it (`captured_with`), and a real difference is caught as the module docstring says."""
     h = hashlib.sha256()
     files = sorted(HERE.rglob("*.py")) + [HERE.parent / "clock.py"]
     for path in files:
         h.update(path.relative_to(HERE.parent).as_posix().encode())
         h.update(path.read_bytes())
-    h.update(f"mcp {version('mcp')} pydantic {version('pydantic')}".encode())
     return h.hexdigest()
+
+
+def captured_with() -> dict[str, str]:
+    """The versions of the packages that write the answers (recorded in the file; not matched)."""
+    from importlib.metadata import version
+
+    return {"mcp": version("mcp"), "pydantic": version("pydantic")}
+
+
+def listing_path() -> Path:
+    """The saved answers' file: tool_listing.json beside this module, or `$CODEMEM_MCP_LISTING`."""
+    return Path(os.environ.get(LISTING_ENV) or LISTING)
 
 
 class Listing:
@@ -56,10 +78,11 @@ class Listing:
 
 def load(modules: list[str]) -> Listing | None:
     """The saved answers for a server with `modules`; None if disabled, missing or stale."""
-    if os.environ.get(NO_CACHE_ENV) or not LISTING.is_file():
+    path = listing_path()
+    if os.environ.get(NO_CACHE_ENV) or not path.is_file():
         return None
     try:
-        data = json.loads(LISTING.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if data.get("fingerprint") != fingerprint() or not set(modules) <= set(data.get("modules", {})):
@@ -108,8 +131,8 @@ def main() -> int:
         tools.append(listed)
     if any(t != tools[0] for t in tools):     # one list is kept; revisit if a protocol version changes it
         raise SystemExit("tools/list differs between protocol versions; tool_listing.json keeps one")
-    data = {"fingerprint": fingerprint(), "modules": _names_by_module(), "initialize": versions,
-            "tools": tools[0]}
+    data = {"fingerprint": fingerprint(), "captured_with": captured_with(), "modules": _names_by_module(),
+            "initialize": versions, "tools": tools[0]}
     LISTING.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {LISTING} ({LISTING.stat().st_size:,} bytes; protocol versions {', '.join(versions)})")
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+from mcp.types import CallToolResult, TextContent
 from pydantic import Field
 
 from reference.mcp_server.context import ServerContext
@@ -89,7 +90,13 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
         """Retrieve a specific memory entry by ID. Returns the entry, or null if not found."""
         with argument("memory_id"):
             entry = ctx.store.get_memory(memory_id)
-        return results.memory(entry) if entry is not None else None
+        if entry is None:
+            # structured result null as the schema says, and a text a client reading only text can see
+            # (the default text of a null result is empty)
+            shown = memory_id if len(memory_id) <= 80 else memory_id[:77] + "..."
+            return CallToolResult(content=[TextContent(type="text", text=f"no memory with id {shown!r}")],
+                                  structured_content={"result": None})
+        return results.memory(entry)
 
     @server.tool(routing=routing("memory_list_structured"))
     def memory_list_structured(

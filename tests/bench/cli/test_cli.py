@@ -44,8 +44,28 @@ def test_malformed_scenario_exits_2_naming_the_line(tmp_path, capsys):
 
 def test_unknown_backend_and_scenario_exit_2(tmp_path, capsys):
     assert main(["run", "smoke", "--backend", "nope", "--out", str(tmp_path)]) == 2
-    assert "unknown backend 'nope'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "unknown backend 'nope'" in err
+    # the message itself, not a KeyError's quoted repr; `mcp` only as the specs a user can pass
+    assert "error: unknown backend" in err and not err.rstrip().endswith('"'), err
+    known = [k.strip() for k in err.split("known:", 1)[1].split(",")]
+    assert "mcp" not in known and "mcp:reference" in known and "reference-mcp" in known, known
     assert main(["run", "no-such-scenario", "--out", str(tmp_path)]) == 2
+
+
+def test_reference_mcp_lists_the_capabilities_of_its_adapter(capsys):
+    """`reference-mcp` is `mcp:reference` under its own name: both rows show the same capabilities."""
+    from bench.backends.mcp.adapter import load_adapter
+    assert main(["backends"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    caps = {lines[i].split()[0]: lines[i + 1].strip() for i in range(0, len(lines) - 1) if not lines[i].startswith(" ")}
+    expected = ", ".join(sorted(c.value for c in load_adapter("reference").capabilities))
+    assert caps["reference-mcp"] == caps["mcp:reference"] == expected
+    assert main(["backends", "--matrix"]) == 0
+    rows = [ln.split() for ln in capsys.readouterr().out.splitlines()]
+    col = rows[0].index("reference-mcp")   # the header's first cell is "capability"
+    assert [r[col] for r in rows[1:]] == [r[rows[0].index("mcp:reference")] for r in rows[1:]]
+    assert sum(r[col] == "yes" for r in rows[1:]) == len(load_adapter("reference").capabilities)
 
 
 def test_backends_scenarios_and_score_commands(tmp_path, capsys):

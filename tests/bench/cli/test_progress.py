@@ -72,3 +72,37 @@ def test_more_scenarios_than_planned_keeps_counting():
 
 def test_clock_text():
     assert [clock_text(s) for s in (0, 59.6, 61, 3600 + 62)] == ["0:00", "1:00", "1:01", "1:01:02"]
+
+
+def test_the_bracket_counts_the_suite_then_the_seed_default_replays():
+    """A 2-scenario suite followed by one seed-default replay: `[scenario 2/2]`, then `[seed defaults 1/1]`
+    (it read `[scenario 3/3]` before, a count the suite does not have); the ETA still spans all three."""
+    clock, buf = FakeClock(), io.StringIO()
+    factory = progress_printer(plan=[10, 10, 20], groups=[("scenario", 2), ("seed defaults", 1)],
+                               stream=buf, now=clock, tty=False)
+    for name, n in (("smoke", 10), ("knowledge", 10), ("knowledge [seed defaults]", 20)):
+        cb = factory(name, n)
+        clock.t += 10
+        cb(n, n)
+    assert [ln.split("]")[0] + "]" for ln in lines(buf)] == ["[scenario 1/2]", "[scenario 2/2]", "[seed defaults 1/1]"]
+    assert lines(buf)[0].endswith("ETA 0:30")
+
+
+def test_run_plans_its_groups_from_suite_repetitions_and_seed_replays(monkeypatch, tmp_path, capsys):
+    """`run smoke knowledge --repeat 2` on the reference: each repetition counts 1/2, 2/2, then the seed-default
+    replay of the scenarios its fitted constants affect counts on its own."""
+    from bench.cli import progress as progress_mod
+    from bench.cli.main import main
+    seen = {}
+    real = progress_mod.progress_printer
+
+    def spy(*args, **kwargs):
+        seen.update(kwargs)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(progress_mod, "progress_printer", spy)
+    assert main(["run", "smoke", "knowledge", "--repeat", "2", "--out", str(tmp_path), "--quiet"]) == 0
+    groups = seen["groups"]
+    assert groups[:2] == [("scenario", 2), ("scenario", 2)]
+    assert sum(n for _, n in groups) == len(seen["plan"])
+    assert groups[2:] == [] or groups[2][0] == "seed defaults"

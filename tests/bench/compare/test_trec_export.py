@@ -47,6 +47,7 @@ def _scenario(tmp_path):
     return load_scenario(path)
 
 
+@pytest.mark.ranx   # skipped unless CODEMEM_BENCH_RANX=1 (tests/conftest.py): ranx's numba compile
 def test_ranx_scores_every_run_as_written_without_make_comparable(tmp_path):
     ranx = pytest.importorskip("ranx")
     from bench.export import export_trec

@@ -45,6 +45,13 @@ def test_get_of_an_unknown_id_is_null(mcp):
     assert mcp.call("memory_get", memory_id="mem:00000000") is None
 
 
+def test_get_of_an_unknown_id_says_so_in_its_text(mcp):
+    """A client that reads only the text content sees why nothing came back (it was empty)."""
+    result = mcp.raw("memory_get", {"memory_id": "mem:00000000"})
+    assert not result.is_error and result.structured_content == {"result": None}
+    assert " ".join(c.text for c in result.content) == "no memory with id 'mem:00000000'"
+
+
 def test_list_is_newest_first_with_filters_and_pages(mcp):
     ids = write_notes(mcp)
     newest_first = ids[::-1]
