@@ -51,6 +51,7 @@ class ServerContext:
         # the pattern tools use that same manager.
         self.store = MemoryStore.open(self.data_dir, clock=self.clock, telemetry=self.telemetry,
                                       redact=config.redact)
+        self.paths.redactor = self.store.redactor     # file names (snapshots, pattern sets) carry no secret
         try:
             self.patterns = self.store.patterns
             self.pattern_sets = PatternSetFolder(self.paths, self.patterns)

@@ -112,7 +112,7 @@ def validate_memory(text: Any, task: Any = None, insights: Any = None, context: 
 
 
 def redact_input(inp: MemoryInput, redactor: Callable[[str], str] | None) -> MemoryInput:
-    """Apply the redactor to the text, the tags and every string inside the metadata."""
+    """Apply the redactor to the text, the tags and every string (keys included) inside the metadata."""
     if redactor is None:
         return inp
     # the constructor, not `dataclasses.replace` (which reads the fields anew per call): one per write
@@ -127,5 +127,6 @@ def redact_value(value: Any, redactor: Callable[[str], str]) -> Any:
     if isinstance(value, list):
         return [redact_value(v, redactor) for v in value]
     if isinstance(value, dict):
-        return {k: redact_value(v, redactor) for k, v in value.items()}
+        # keys too: a caller's key is text it gave, stored in the blob record as written
+        return {redactor(k): redact_value(v, redactor) for k, v in value.items()}
     return value
