@@ -12,6 +12,7 @@ from typing import Any
 
 from reference.memories import strings
 from reference.errors import StoreError
+from reference.json_depth import MAX_DEPTH, too_deep
 from reference.ontology import check_context, check_insights, check_task
 
 
@@ -72,6 +73,8 @@ def check_metadata(metadata: Any) -> dict[str, Any]:
         return {}
     if not isinstance(metadata, dict):
         raise InvalidMemory(f"metadata must be a dict, got {type(metadata).__name__}")
+    if too_deep(metadata):
+        raise InvalidMemory(f"metadata nests deeper than {MAX_DEPTH} levels")
     for k in metadata:
         if not isinstance(k, str):
             raise InvalidMemory(f"metadata keys must be strings; {k!r} is a {type(k).__name__}")
