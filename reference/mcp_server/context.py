@@ -54,8 +54,9 @@ class ServerContext:
         self.paths.redactor = self.store.redactor     # file names (snapshots, pattern sets) carry no secret
         try:
             self.patterns = self.store.patterns
+            # stored sets load at the first pattern tool call (each one syncs), not here: what earlier
+            # sessions stored must not make `initialize` slower (issue 25)
             self.pattern_sets = PatternSetFolder(self.paths, self.patterns)
-            self.pattern_sets.sync()
             self.ranker = make_ranker(config.ranker, self.store)
         except BaseException:
             self.store.close()
