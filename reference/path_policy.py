@@ -107,6 +107,11 @@ class PathPolicy:
             raise PathRefused(argument, name, "leads outside the data folder", WRITE_RULE)
         return target
 
+    def stays_inside(self, path: Path) -> bool:
+        """True if the data-folder file `path` is no symlink and resolves inside the data folder
+        (files the project reads on its own, e.g. stored pattern sets, are opened only then)."""
+        return not path.is_symlink() and is_inside(Path(os.path.realpath(path)), self.data_dir)
+
     def existing_file(self, folder: str, name: str, suffix: str, argument: str = "name") -> Path:
         """The path `named_file` would give, for reading (the folder is not created)."""
         self._check_name(name, argument)
