@@ -40,6 +40,7 @@ from typing import Any
 NAME = "manifest.json"
 FORMAT = 1
 REGION = 1 << 20
+WRITE_ONCE = ("snapshots/",)      # files written whole, once: longer than recorded is damage too
 _LOCK = threading.Lock()
 
 
@@ -80,9 +81,12 @@ class Manifest:
             files = {str(name): FileEntry(None if e["length"] is None else int(e["length"]),
                                           [str(r) for r in e.get("regions", [])])
                      for name, e in doc["files"].items()}
-            return cls(files, int(doc.get("region_bytes", REGION)))
+            manifest = cls(files, int(doc.get("region_bytes", REGION)))
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ManifestError(f"{path}: not a store manifest ({str(exc)[:120]})") from None
+        if raw != manifest._bytes():    # the writer's exact bytes: a cut or added byte is seen, even a newline
+            raise ManifestError(f"{path}: not as the store wrote it ({len(raw):,} bytes; cut, extended or edited)")
+        return manifest
 
     def problems(self, data_dir: str | Path) -> list[tuple[str, str]]:
         """(file, why) for each listed file that is missing or shorter than recorded (one `stat` each)."""
@@ -97,6 +101,9 @@ class Manifest:
             if entry.length is not None and size < entry.length:
                 out.append((str(path), f"is {size:,} bytes, shorter than the {entry.length:,} recorded in {NAME} "
                                        f"at the last checkpoint: the file was cut"))
+            elif entry.length is not None and size > entry.length and name.startswith(WRITE_ONCE):
+                out.append((str(path), f"is {size:,} bytes, longer than the {entry.length:,} recorded in {NAME}; "
+                                       f"it is written once, never appended to"))
         return out
 
     def region_problems(self, data_dir: str | Path) -> list[tuple[str, str, str]]:
@@ -147,16 +154,19 @@ class Manifest:
             manifest._write(root)
             return manifest
 
-    def _write(self, root: Path) -> None:
+    def _bytes(self) -> bytes:
         doc: dict[str, Any] = {"format": FORMAT, "region_bytes": self.region_bytes,
                                "files": {name: ({"length": e.length, "regions": e.regions}
                                                 if e.length is not None else {"length": None})
                                          for name, e in sorted(self.files.items())}}
+        return (json.dumps(doc, sort_keys=True, separators=(",", ":")) + "\n").encode("utf-8")
+
+    def _write(self, root: Path) -> None:
         target = root / NAME
         if target.is_symlink():
             raise ManifestError(f"{target}: is a symlink; it is not replaced")
         tmp = root / f".{NAME}.{os.getpid()}.{threading.get_ident()}.tmp"
-        tmp.write_text(json.dumps(doc, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
+        tmp.write_bytes(self._bytes())
         os.replace(tmp, target)
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 
 from reference.manifest import Manifest, ManifestError
+from reference.manifest.store_files import recorded_rows, vector_damage
 from reference.vectors.files import HEADER, HEADER_SIZE, MAGIC, VERSION, row_sums
 
 _NAMES = ("vectors.f32", "vectors.tags", "vectors.keys", "vectors.sums")
@@ -32,9 +33,10 @@ def check_vectors(root: Path, report) -> None:
         return
     sums = np.fromfile(sums_p, dtype="<u4")
     sizes = {tags_p: len(tags), sums_p: len(sums), rows_p: len(rows) // dim}
-    for p, have in sizes.items():
-        if have < n:
-            report.add(p, f"rows {have}..{n - 1}", f"holds {have} rows but vectors.keys holds {n}")
+    damage = vector_damage({p.name: p.stat().st_size for p in (rows_p, tags_p, keys_p, sums_p)}, dim,
+                           recorded_rows(root, dim))
+    if damage is not None:                         # the one file that was cut or extended (see store_files)
+        report.add(root / damage[0], "file", damage[1])
     n = min([n, *sizes.values()])
     got = row_sums(keys[:n], rows[: n * dim].reshape(n, dim), tags[:n])
     bad = np.flatnonzero(got != sums[:n])

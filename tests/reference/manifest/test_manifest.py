@@ -108,3 +108,34 @@ def test_a_cut_lmdb_file_is_named_before_it_is_mapped(tmp_path, how):
     cut(data, to={"1 byte": size - 1, "100 bytes": size - 100, "half": size // 2, "to one page": 4096,
                   "empty": 0}[how])
     assert lmdb_problem(data) is not None
+
+
+@pytest.mark.parametrize("how", ["1 byte", "half", "extended"])
+def test_a_cut_or_extended_manifest_is_refused(tmp_path, how):
+    (tmp_path / "blob.dat").write_bytes(b"x" * 10)
+    Manifest.record(tmp_path, {"blob.dat": 10})
+    path = tmp_path / NAME
+    raw = path.read_bytes()
+    path.write_bytes({"1 byte": raw[:-1], "half": raw[:len(raw) // 2], "extended": raw + b" "}[how])
+    with pytest.raises(ManifestError, match=NAME):
+        Manifest.read(tmp_path)
+
+
+from reference.manifest.store_files import vector_damage, vector_lengths  # noqa: E402
+
+
+@pytest.mark.parametrize("case, recorded, want", [
+    ({}, 10, None),                                               # as recorded
+    ({"vectors.keys": -3}, 10, "vectors.keys"),                   # a key cut: not mistaken for a torn append
+    ({"vectors.tags": -1}, 10, "vectors.tags"),
+    ({"vectors.f32": -1}, 10, "vectors.f32"),
+    ({"vectors.sums": -100}, None, "vectors.sums"),               # no manifest: keys are written last
+    ({"vectors.keys": 100}, 10, "vectors.keys"),                  # bytes added to the keys
+    ({"vectors.f32": 1024 * 3, "vectors.tags": 3, "vectors.sums": 2}, 10, None),   # a torn append after it
+])
+def test_vector_damage_names_the_file(case, recorded, want):
+    sizes = vector_lengths(10, 256)
+    for name, delta in case.items():
+        sizes[name] += delta
+    got = vector_damage(sizes, 256, recorded)
+    assert (got[0] if got else None) == want, got
