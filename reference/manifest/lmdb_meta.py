@@ -45,6 +45,8 @@ def lmdb_problem(path: str | Path) -> str | None:
     if size < need:
         return (f"is {size:,} bytes, shorter than the {need:,} its meta page records ({last + 1:,} pages of "
                 f"{psize:,} bytes): the file was cut")
+    if size % psize:       # LMDB writes whole pages only (pages past the meta's last are a crashed commit's)
+        return f"is {size:,} bytes, not a whole number of {psize:,}-byte pages: bytes were added or cut"
     return None
 
 

@@ -171,7 +171,7 @@ def serve_stdio(config: ServerConfig, *, log_level: str = "WARNING") -> None:
     # Plain stderr lines; the SDK's own logging set-up (rich) then finds logging configured and adds nothing.
     logging.basicConfig(level=log_level, format="%(message)s", stream=sys.stderr)
     if listing is None:
-        log.info("tool_listing.json is missing, stale or disabled: every line goes to the real server")
+        log.info("tool_listing.json is missing, stale or disabled: serving without it (every line goes to the real server)")
     # Keep fd 0/1 for the wire; point them at /dev/null and stderr for everything else.
     client_in = os.fdopen(os.dup(0), "rb")
     client_out = os.fdopen(os.dup(1), "wb")

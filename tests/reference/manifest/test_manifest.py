@@ -95,7 +95,7 @@ def test_a_cut_or_extended_sqlite_file_is_named(tmp_path, how):
     assert sqlite_problem(db) is not None
 
 
-@pytest.mark.parametrize("how", ["1 byte", "100 bytes", "half", "to one page", "empty"])
+@pytest.mark.parametrize("how", ["1 byte", "100 bytes", "half", "to one page", "empty", "extended"])
 def test_a_cut_lmdb_file_is_named_before_it_is_mapped(tmp_path, how):
     env = lmdb.open(str(tmp_path), map_size=1 << 24)
     with env.begin(write=True) as txn:
@@ -105,8 +105,12 @@ def test_a_cut_lmdb_file_is_named_before_it_is_mapped(tmp_path, how):
     data = tmp_path / "data.mdb"
     assert lmdb_problem(data) is None
     size = data.stat().st_size
-    cut(data, to={"1 byte": size - 1, "100 bytes": size - 100, "half": size // 2, "to one page": 4096,
-                  "empty": 0}[how])
+    if how == "extended":
+        with open(data, "ab") as fh:
+            fh.write(b"\x5a" * 100)
+    else:
+        cut(data, to={"1 byte": size - 1, "100 bytes": size - 100, "half": size // 2, "to one page": 4096,
+                      "empty": 0}[how])
     assert lmdb_problem(data) is not None
 
 
