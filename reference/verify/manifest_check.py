@@ -18,6 +18,9 @@ def check_manifest(root: Path, report) -> None:
         report.add(root / NAME, "file", str(exc))
         return
     if manifest is None:
+        if db.exists():   # written at every close since issue 25: an older store gets it when next closed
+            report.add(root / NAME, "file", "missing: file lengths cannot be checked (open and close the store "
+                                            "once to write it)")
         return
     for file, why in manifest.problems(root):
         report.add(file, "file", why)

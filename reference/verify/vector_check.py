@@ -33,10 +33,16 @@ def check_vectors(root: Path, report) -> None:
         return
     sums = np.fromfile(sums_p, dtype="<u4")
     sizes = {tags_p: len(tags), sums_p: len(sums), rows_p: len(rows) // dim}
-    damage = vector_damage({p.name: p.stat().st_size for p in (rows_p, tags_p, keys_p, sums_p)}, dim,
-                           recorded_rows(root, dim))
+    on_disk = {p.name: p.stat().st_size if p.exists() else 0 for p in (rows_p, tags_p, keys_p, sums_p)}
+    damage = vector_damage(on_disk, dim, recorded_rows(root, dim))
     if damage is not None:                         # the one file that was cut or extended (see store_files)
         report.add(root / damage[0], "file", damage[1])
+    else:
+        whole = {rows_p: HEADER_SIZE + n * dim * 4, tags_p: n, sums_p: n * 4, keys_p: n * 8}
+        for p, size in whole.items():
+            if on_disk[p.name] > size:             # what an open would cut: a torn append, or bytes added
+                report.add(p, "tail", f"{on_disk[p.name] - size:,} bytes past the last row vectors.keys names "
+                                      f"(a torn append or added bytes; the next open cuts them)")
     n = min([n, *sizes.values()])
     got = row_sums(keys[:n], rows[: n * dim].reshape(n, dim), tags[:n])
     bad = np.flatnonzero(got != sums[:n])
