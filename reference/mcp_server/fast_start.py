@@ -32,6 +32,7 @@ import sys
 import threading
 from typing import Any, BinaryIO
 
+from reference.errors import StoreError
 from reference.mcp_server.config import ServerConfig
 from reference.mcp_server.profiles import server_modules
 from reference.mcp_server.tool_cache import Listing, load
@@ -194,9 +195,8 @@ def serve_stdio(config: ServerConfig, *, log_level: str = "WARNING") -> None:
                 os.fdopen(from_server_w, "w", encoding="utf-8") as wout:
             serve_streams(config, log_level=log_level, stdin=rin, stdout=wout)
     except StoreError as exc:      # the store could not be opened: the client hears why, then it ends
-        from reference.mcp_server.cli import error_line as one_line
-
-        front.fail(f"the server could not start: {one_line(exc)}")
+        one_line = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+        front.fail(f"the server could not start: {one_line[:500]}")
         reader.join()
         raise
     finally:
