@@ -144,6 +144,8 @@ class Manifest:
                     files[name] = FileEntry(None)
                     continue
                 prev = old.files.get(name) if old is not None and old.region_bytes == REGION else None
+                if name.startswith(WRITE_ONCE):
+                    prev = None                 # replaced whole (a re-export), never appended to: read it all
                 keep = 0
                 if prev is not None and prev.length is not None and prev.length <= length:
                     keep = min(len(prev.regions), prev.length // REGION)   # whole regions only

@@ -143,3 +143,14 @@ def test_vector_damage_names_the_file(case, recorded, want):
         sizes[name] += delta
     got = vector_damage(sizes, 256, recorded)
     assert (got[0] if got else None) == want, got
+
+
+def test_a_replaced_write_once_file_is_read_again(tmp_path):
+    (tmp_path / "snapshots").mkdir()
+    snap = tmp_path / "snapshots" / "s.snap"
+    snap.write_bytes(b"a" * (2 << 20))
+    Manifest.record(tmp_path, {"snapshots/s.snap": snap.stat().st_size})
+    snap.write_bytes(b"b" * (2 << 20) + b"c")                 # re-exported under the same name
+    m = Manifest.record(tmp_path, {"snapshots/s.snap": snap.stat().st_size})
+    assert m.files["snapshots/s.snap"].regions == regions_of(snap, snap.stat().st_size)
+    assert Manifest.read(tmp_path).region_problems(tmp_path) == []
