@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path, PurePosixPath
+from typing import Callable
 
 from reference.errors import StoreError
 
@@ -55,9 +56,20 @@ def is_inside(path: Path, folder: Path) -> bool:
 class PathPolicy:
     """Checks the paths of tool arguments against one root (reads) and one data folder (writes)."""
 
-    def __init__(self, root: str | os.PathLike, data_dir: str | os.PathLike) -> None:
+    def __init__(self, root: str | os.PathLike, data_dir: str | os.PathLike,
+                 redactor: Callable[[str], str] | None = None) -> None:
         self.root = Path(os.path.realpath(root))
         self.data_dir = Path(os.path.realpath(data_dir))
+        # a file name is written to disk as given: one the redactor would change holds a secret
+        self.redactor = redactor
+
+    def _check_name(self, name: object, argument: str) -> None:
+        if not isinstance(name, str) or not NAME_RE.fullmatch(name):
+            raise PathRefused(argument, str(name), "is not a name (1-128 of letters, digits, '.', '_', '-', "
+                                                   "starting with a letter or digit)", WRITE_RULE)
+        if self.redactor is not None and self.redactor(name) != name:
+            raise PathRefused(argument, "<redacted>", "holds a secret (the store's redactor would change it)",
+                              "a file name is stored as given, so it may not carry a secret")
 
     def read(self, value: str, argument: str, *, within: Path | None = None) -> Path:
         """The resolved path of `value` if it lies inside the root (and inside `within`, if given)."""
@@ -81,9 +93,7 @@ class PathPolicy:
 
     def named_file(self, folder: str, name: str, suffix: str, argument: str = "name") -> Path:
         """`<data>/<folder>/<name><suffix>`, the folder created if missing; no symlink anywhere on the way."""
-        if not isinstance(name, str) or not NAME_RE.fullmatch(name):
-            raise PathRefused(argument, str(name), "is not a name (1-128 of letters, digits, '.', '_', '-', "
-                                                   "starting with a letter or digit)", WRITE_RULE)
+        self._check_name(name, argument)
         base = self.data_dir / folder
         if base.is_symlink() or (base.exists() and not base.is_dir()):
             raise PathRefused(argument, name, f"would be written through {quote(str(base))}, "
@@ -97,10 +107,14 @@ class PathPolicy:
             raise PathRefused(argument, name, "leads outside the data folder", WRITE_RULE)
         return target
 
+    def stays_inside(self, path: Path) -> bool:
+        """True if the data-folder file `path` is no symlink and resolves inside the data folder
+        (files the project reads on its own, e.g. stored pattern sets, are opened only then)."""
+        return not path.is_symlink() and is_inside(Path(os.path.realpath(path)), self.data_dir)
+
     def existing_file(self, folder: str, name: str, suffix: str, argument: str = "name") -> Path:
         """The path `named_file` would give, for reading (the folder is not created)."""
-        if not isinstance(name, str) or not NAME_RE.fullmatch(name):
-            raise PathRefused(argument, str(name), "is not a name (letters, digits, '.', '_', '-')", WRITE_RULE)
+        self._check_name(name, argument)
         target = self.data_dir / folder / f"{name}{suffix}"
         if not is_inside(Path(os.path.realpath(target)), self.data_dir):
             raise PathRefused(argument, name, "leads outside the data folder", WRITE_RULE)

@@ -169,6 +169,12 @@ class Blob:
         self._refresh()
         return [BlobRef(s, n) for s, n in zip(self._starts, self._lengths)]
 
+    @property
+    def end(self) -> int:
+        """The end of the last whole record this handle knows (read or written): what `manifest.json`
+        may vouch for, never a torn tail another process is still writing."""
+        return self._end
+
     def size(self) -> int:
         return os.fstat(self._fd).st_size
 

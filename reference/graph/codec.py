@@ -13,6 +13,7 @@ import zlib
 from typing import Any
 
 from reference.graph.errors import CorruptRecord, InvalidPayload, UnsupportedFormat
+from reference.json_depth import MAX_DEPTH, too_deep
 
 FORMAT = 1
 _FORMAT_BYTE = bytes([FORMAT])
@@ -37,7 +38,14 @@ def unframe(key: bytes, value: bytes, what: str = "record", error: type[Exceptio
 
 
 def check_payload(obj: Any, where: str = "payload") -> None:
-    """Raise `InvalidPayload` unless `obj` is plain JSON that round-trips unchanged."""
+    """Raise `InvalidPayload` unless `obj` is plain JSON that round-trips unchanged (and nests at most
+    `json_depth.MAX_DEPTH` levels, checked first, without recursion)."""
+    if where == "payload" and too_deep(obj):
+        raise InvalidPayload(f"payload nests deeper than {MAX_DEPTH} levels")
+    _check_json(obj, where)
+
+
+def _check_json(obj: Any, where: str) -> None:
     if obj is None or isinstance(obj, (str, bool, int)):
         return
     if isinstance(obj, float):
@@ -46,13 +54,13 @@ def check_payload(obj: Any, where: str = "payload") -> None:
         return
     if isinstance(obj, list):
         for i, item in enumerate(obj):
-            check_payload(item, f"{where}[{i}]")
+            _check_json(item, f"{where}[{i}]")
         return
     if isinstance(obj, dict):
         for k, v in obj.items():
             if not isinstance(k, str):
                 raise InvalidPayload(f"{where}: dict key {k!r} is a {type(k).__name__}, JSON keys must be str")
-            check_payload(v, f"{where}[{k!r}]")
+            _check_json(v, f"{where}[{k!r}]")
         return
     raise InvalidPayload(
         f"{where}: {type(obj).__name__} is not JSON (use dict with str keys, list, str, int, float, bool or None)"

@@ -15,6 +15,8 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from reference.graph.codec import check_payload
+
 KEY_CACHE = 1 << 16
 
 
@@ -34,6 +36,7 @@ class GraphRedaction:
     def payload(self, value: Any) -> Any:
         if self.redactor is None or value is None:
             return value
+        check_payload(value)            # before the recursive redaction walks it (depth, JSON types)
         from reference.patterns.lazy_redactor import redact_json  # the patterns package loads Hyperscan
 
         return redact_json(value, self.redactor)

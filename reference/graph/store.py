@@ -28,6 +28,7 @@ from reference.graph.adjacency import CompactionPolicy
 from reference.graph.errors import MapFull, NotFound, ReadOnly, StoreClosed, StoreError
 from reference.graph.envpool import SharedEnv, acquire, release
 from reference.graph.expected import ExpectedRecords
+from reference.graph.file_check import check_files
 from reference.graph.lmdb_errors import lmdb_errors
 from reference.graph.reads import GraphReads
 from reference.graph.redaction import GraphRedaction
@@ -88,6 +89,7 @@ class GraphStore(GraphWrites, GraphReads):
         if clock is None or not callable(getattr(clock, "now", None)):
             raise TypeError("GraphStore.open needs clock= (an object with now(); e.g. reference.clock.LogicalClock)")
         path = Path(path)
+        check_files(path)
         if not readonly:
             path.mkdir(parents=True, exist_ok=True)
         elif not (path / "data.mdb").exists():

@@ -22,11 +22,15 @@ to `MAX_NEIGHBOUR_WINDOW`, never over the whole store.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from reference.errors import CorruptData
 from reference.tracker.codec import from_db
+
+log = logging.getLogger("reference.knowledge")
 
 CURSOR = "knowledge:backfill_cursor"
 PER_OPEN = 256          # memories ingested by the step run when a store is opened
@@ -137,7 +141,11 @@ def step(tracker: Any, ingest: Callable[..., Any], limit: int | None, scan_cap: 
             if limit is not None and count >= limit:
                 finished = False
                 break
-            entry = tracker.get_memory_by_key(key_hash)
+            try:
+                entry = tracker.get_memory_by_key(key_hash)
+            except CorruptData as exc:      # a damaged row: the rest is still ingested (issue 25)
+                log.warning("knowledge backfill skips a damaged memory: %s", exc)
+                entry = None
             if entry is not None:
                 ingest(entry, earlier_than(conn, key), cursor=key)
                 count += 1

@@ -51,10 +51,12 @@ class ServerContext:
         # the pattern tools use that same manager.
         self.store = MemoryStore.open(self.data_dir, clock=self.clock, telemetry=self.telemetry,
                                       redact=config.redact)
+        self.paths.redactor = self.store.redactor     # file names (snapshots, pattern sets) carry no secret
         try:
             self.patterns = self.store.patterns
+            # stored sets load at the first pattern tool call (each one syncs), not here: what earlier
+            # sessions stored must not make `initialize` slower (issue 25)
             self.pattern_sets = PatternSetFolder(self.paths, self.patterns)
-            self.pattern_sets.sync()
             self.ranker = make_ranker(config.ranker, self.store)
         except BaseException:
             self.store.close()

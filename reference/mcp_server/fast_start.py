@@ -20,6 +20,12 @@ imports neither `mcp` nor the store) reads the client's JSON-RPC lines itself:
 Without a current `tool_listing.json` (see tool_cache.py) every line goes to the
 real server: slower, never stale. As in the SDK's stdio transport, fd 0 and 1
 are moved aside while serving, so a stray print cannot corrupt the wire.
+
+Every line first passes `wire_guard` (too deep or too long: a JSON-RPC error with
+the request's id, never a silent drop). If the real server cannot open the store,
+every request the client sent, and every later one, is answered with that error
+(naming the file) until the client closes its end; then `StartupError` is raised
+as before (one line on stderr, exit 2).
 """
 from __future__ import annotations
 
@@ -30,12 +36,13 @@ import sys
 import threading
 from typing import Any, BinaryIO
 
+from reference.errors import StoreError
 from reference.mcp_server.config import ServerConfig
 from reference.mcp_server.profiles import server_modules
 from reference.mcp_server.tool_cache import Listing, load
+from reference.mcp_server.wire_guard import error_line, problem, read_line
 
 log = logging.getLogger("reference.mcp_server")
-
 
 CHECK_ID = "codemem-front-tools-check"   # the id of the front's own tools/list to the real server
 
@@ -43,13 +50,24 @@ CHECK_ID = "codemem-front-tools-check"   # the id of the front's own tools/list 
 class Front:
     """Reads the client's lines; answers what `listing` holds; passes the rest to the real server's pipe."""
 
-    def __init__(self, listing: Listing, client_in: BinaryIO, client_out: BinaryIO, server_in: BinaryIO) -> None:
+    def __init__(self, listing: Listing | None, client_in: BinaryIO, client_out: BinaryIO,
+                 server_in: BinaryIO) -> None:
         self.listing, self.client_in, self.client_out, self.server_in = listing, client_in, client_out, server_in
         self.write_lock = threading.Lock()
         self.version: str | None = None          # the protocol version answered from the listing
         self.init_id: Any = None                 # the initialize request's id (its real answer is dropped)
         self.sent_init: dict[str, Any] | None = None
         self.stale = False                       # the real server answered differently: stop answering here
+        self.pending: set[Any] = set()           # ids passed to the real server and not answered yet
+        self.failed: str | None = None           # why the real server could not start
+
+    def fail(self, message: str) -> None:
+        """The real server will not answer: answer what it was sent, and everything from now on, with `message`."""
+        with self.write_lock:
+            self.failed = message
+            waiting, self.pending = self.pending, set()
+        for request_id in sorted(waiting, key=repr):
+            self.send(error_line(request_id, message, code=-32603))
 
     def send(self, data: bytes) -> None:
         with self.write_lock:
@@ -63,12 +81,21 @@ class Front:
     def read_client(self) -> None:
         """Until the client closes stdin: answer or pass on each line; then close the server's pipe."""
         try:
-            for line in self.client_in:
-                if not self.handled(line):
+            while line := read_line(self.client_in):
+                refused = problem(line)
+                if refused is not None:
+                    if refused[1] is not None:
+                        self.send(error_line(refused[1], refused[0]))
+                    log.warning("%s", refused[0])
+                    continue
+                if self.handled(line) or self.failed is not None:
+                    continue
+                try:
                     self.server_in.write(line)
                     self.server_in.flush()
-        except (BrokenPipeError, ValueError):
-            pass               # the real server stopped (it failed to start, or is shutting down)
+                except (BrokenPipeError, ValueError):
+                    if self.failed is None:
+                        return         # the real server is shutting down
         finally:
             try:
                 self.server_in.close()
@@ -79,27 +106,39 @@ class Front:
         """True if this line was answered here (and must not reach the real server)."""
         try:
             msg = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             return False
-        if isinstance(msg, dict) and msg.get("method") == "notifications/initialized" and self.version is not None:
+        if (isinstance(msg, dict) and msg.get("method") == "notifications/initialized" and self.version is not None
+                and self.failed is None):
             self.server_in.write(line)           # the handshake first, then the front's own question
             self.server_in.write(json.dumps({"jsonrpc": "2.0", "id": CHECK_ID, "method": "tools/list"}).encode()
                                  + b"\n")
             self.server_in.flush()
             return True
-        if not isinstance(msg, dict) or "id" not in msg:
+        if not isinstance(msg, dict) or "id" not in msg or "method" not in msg:
             return False
         method, params = msg.get("method"), msg.get("params") or {}
+        with self.write_lock:
+            failed = self.failed
+            if failed is None:
+                self.pending.add(_hashable(msg["id"]))
+        if failed is not None:
+            self.send(error_line(msg["id"], failed, code=-32603))
+            return True
+        if self.listing is None:
+            return False
         if method == "initialize" and self.init_id is None and isinstance(params, dict):
             init = self.listing.initialize(str(params.get("protocolVersion")))
             if init is not None:
                 self.version, self.init_id, self.sent_init = str(params["protocolVersion"]), msg["id"], init
                 self.answer(msg["id"], init)
+                self.pending.discard(_hashable(msg["id"]))       # answered; the real answer is dropped
                 log.info("answered initialize (%s) from tool_listing.json", self.version)
             return False                                    # the real server needs the handshake too
         if method == "tools/list" and self.version is not None and not self.stale and not (isinstance(params, dict)
                                                                        and params.get("cursor")):
             self.answer(msg["id"], self.listing.tools(self.version))
+            self.pending.discard(_hashable(msg["id"]))
             return True
         return False
 
@@ -109,6 +148,7 @@ class Front:
         for line in server_out:
             if self.version is not None and CHECK_ID.encode() in line and self.checked(line):
                 continue
+            self.settled(line)
             if dropping and self.init_id is not None:
                 try:
                     msg = json.loads(line)
@@ -139,6 +179,22 @@ class Front:
                         "python -m reference.mcp_server.tool_cache")
         return True
 
+    def settled(self, line: bytes) -> None:
+        """Forget the id of an answer the real server sent (it is no longer waiting)."""
+        if b'"method"' in line[:200]:
+            return
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            return
+        if isinstance(msg, dict) and "id" in msg:
+            with self.write_lock:
+                self.pending.discard(_hashable(msg["id"]))
+
+
+def _hashable(request_id: Any) -> Any:
+    return request_id if isinstance(request_id, (str, int, float, type(None))) else repr(request_id)
+
 
 def serve_stdio(config: ServerConfig, *, log_level: str = "WARNING") -> None:
     """Serve on stdin/stdout until the client disconnects; the store is closed on the way out.
@@ -148,11 +204,7 @@ def serve_stdio(config: ServerConfig, *, log_level: str = "WARNING") -> None:
     # Plain stderr lines; the SDK's own logging set-up (rich) then finds logging configured and adds nothing.
     logging.basicConfig(level=log_level, format="%(message)s", stream=sys.stderr)
     if listing is None:
-        log.info("tool_listing.json is missing, stale or disabled: serving without it")
-        from reference.mcp_server.server import serve_streams
-
-        serve_streams(config, log_level=log_level)
-        return
+        log.info("tool_listing.json is missing, stale or disabled: serving without it (every line goes to the real server)")
     # Keep fd 0/1 for the wire; point them at /dev/null and stderr for everything else.
     client_in = os.fdopen(os.dup(0), "rb")
     client_out = os.fdopen(os.dup(1), "wb")
@@ -174,6 +226,11 @@ def serve_stdio(config: ServerConfig, *, log_level: str = "WARNING") -> None:
         with os.fdopen(to_server_r, "r", encoding="utf-8", errors="replace") as rin, \
                 os.fdopen(from_server_w, "w", encoding="utf-8") as wout:
             serve_streams(config, log_level=log_level, stdin=rin, stdout=wout)
+    except StoreError as exc:      # the store could not be opened: the client hears why, then it ends
+        one_line = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+        front.fail(f"the server could not start: {one_line[:500]}")
+        reader.join()
+        raise
     finally:
         copier.join(timeout=5)
         sys.stdout.flush()

@@ -9,7 +9,8 @@ through a symlink: `reference.path_policy`) and, before every pattern tool call,
 files that are new or changed since it last looked (by mtime and size).
 
 A file that fails to load (edited by hand, say) is logged and skipped until it
-changes again; the other sets keep working.
+changes again; the other sets keep working. A symlink, or a file resolving outside
+the data folder, is never read (logged and skipped the same way).
 """
 from __future__ import annotations
 
@@ -62,6 +63,10 @@ class PatternSetFolder:
                 if sig is None or self._seen.get(file.name) == sig:
                     continue
                 self._seen[file.name] = sig
+                if not self.policy.stays_inside(file):      # a planted symlink out of the data folder
+                    log.warning("pattern set file %s not loaded: it is a symlink or leads outside the data "
+                                "folder (rule: files in the data folder are never read through a symlink)", file)
+                    continue
                 try:
                     self.manager.load_file(file)
                 except (PatternError, OSError, ValueError) as exc:

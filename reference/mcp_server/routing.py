@@ -47,6 +47,8 @@ ROUTING: dict[str, str] = {
     "memory_list_structured": """Use when:
 - Browsing everything recorded for a task type or area (no query text)
 - The user asks "what do we have on <area>" or for recent memories""",
+    "memory_status": """Use when:
+- A memory read or list failed with a "damaged" store error: it names every damaged record""",
     "memory_write": """Use when:
 - A free-form note belongs to a conversation thread (prefer memory_write_structured
   when the note has a task, insight or context type)""",

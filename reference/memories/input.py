@@ -12,6 +12,7 @@ from typing import Any
 
 from reference.memories import strings
 from reference.errors import StoreError
+from reference.json_depth import MAX_DEPTH, too_deep
 from reference.ontology import check_context, check_insights, check_task
 
 
@@ -72,6 +73,8 @@ def check_metadata(metadata: Any) -> dict[str, Any]:
         return {}
     if not isinstance(metadata, dict):
         raise InvalidMemory(f"metadata must be a dict, got {type(metadata).__name__}")
+    if too_deep(metadata):
+        raise InvalidMemory(f"metadata nests deeper than {MAX_DEPTH} levels")
     for k in metadata:
         if not isinstance(k, str):
             raise InvalidMemory(f"metadata keys must be strings; {k!r} is a {type(k).__name__}")
@@ -112,7 +115,7 @@ def validate_memory(text: Any, task: Any = None, insights: Any = None, context: 
 
 
 def redact_input(inp: MemoryInput, redactor: Callable[[str], str] | None) -> MemoryInput:
-    """Apply the redactor to the text, the tags and every string inside the metadata."""
+    """Apply the redactor to the text, the tags and every string (keys included) inside the metadata."""
     if redactor is None:
         return inp
     # the constructor, not `dataclasses.replace` (which reads the fields anew per call): one per write
@@ -127,5 +130,6 @@ def redact_value(value: Any, redactor: Callable[[str], str]) -> Any:
     if isinstance(value, list):
         return [redact_value(v, redactor) for v in value]
     if isinstance(value, dict):
-        return {k: redact_value(v, redactor) for k, v in value.items()}
+        # keys too: a caller's key is text it gave, stored in the blob record as written
+        return {redactor(k): redact_value(v, redactor) for k, v in value.items()}
     return value

@@ -56,6 +56,7 @@ class Memories:
         self.tracker, self.blob, self.vectors, self.embedder = tracker, blob, vectors, embedder
         self.clock, self.redactor = clock, redactor
         self.filter_index = FilterIndex()
+        self.filter_index.table = tracker.memories     # refuses filters while a row is damaged (issue 25)
 
     # -- writing -------------------------------------------------------------------
     def write(self, text: Any, task: Any = None, insights: Any = None, context: Any = None,

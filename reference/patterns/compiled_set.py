@@ -10,6 +10,7 @@ those the set's allow-list vetoes (see `allow_list`).
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
 
 import hyperscan
@@ -19,9 +20,12 @@ from reference.patterns.database_cache import DatabaseCache, database_digest
 from reference.patterns.errors import PatternError
 from reference.patterns.match_confirmer import ConfirmPlan, confirm_events
 from reference.patterns.pattern_checker import RejectedPattern, check_pattern, re_flags_of
+from reference.patterns.pattern_cost import MAX_REPEAT_SET, CostRefused, check_cost, repeat_weight
 from reference.patterns.pattern_match import PatternMatch
 from reference.patterns.pattern_set import PatternSet
 
+SCAN_SECONDS = 1.5        # one pattern tool call's scanning, so it answers within 2 s
+SCAN_EVENTS = 1_000_000   # Hyperscan match events one call may confirm
 HS_FLAGS = {"caseless": hyperscan.HS_FLAG_CASELESS, "dotall": hyperscan.HS_FLAG_DOTALL,
             "multiline": hyperscan.HS_FLAG_MULTILINE}
 
@@ -36,6 +40,28 @@ class CompileStats:
     process_hits: int = 0        # of the hits, those served from this process's memory
 
 
+class ScanBudget:
+    """What one call (a `pattern_scan`, a `pattern_scan_memories` over many memories) may spend scanning:
+    at most `events` Hyperscan match events and `seconds` of wall time, shared by every scan of the call.
+
+    Hyperscan stops at the event cap from its own callback; the time is checked between `re`
+    confirmations (`match_confirmer`), whose shapes `pattern_cost` keeps each one bounded. Past
+    either, the scan raises `PatternError` naming the set and the budget, instead of running on."""
+
+    def __init__(self, set_id: str, seconds: float = SCAN_SECONDS, events: int = SCAN_EVENTS) -> None:
+        self.set_id, self.seconds, self.events = set_id, seconds, events
+        self.deadline = time.perf_counter() + seconds
+
+    def over(self, why: str) -> PatternError:
+        return PatternError(f"pattern set {self.set_id!r}: scan stopped, {why} (the budget of one call: "
+                            f"{self.seconds:g} s and {self.events:,} match events); narrow the patterns or "
+                            f"the memories scanned", set_id=self.set_id, reason="scan budget exceeded")
+
+    def check_time(self) -> None:
+        if time.perf_counter() > self.deadline:
+            raise self.over(f"over {self.seconds:g} s")
+
+
 @dataclass
 class CompiledSet:
     """A loaded set: its Hyperscan database and the `re` twins of its patterns."""
@@ -47,8 +73,8 @@ class CompiledSet:
     _lock: threading.Lock = field(default_factory=threading.Lock)
     min_width: int = 0   # no pattern matches fewer bytes (`re`'s own lower bound): shorter data holds no match
 
-    def scan(self, data: bytes) -> list[PatternMatch]:
-        """All matches of the set in `data`, sorted by (start, pattern index)."""
+    def scan(self, data: bytes, budget: ScanBudget | None = None) -> list[PatternMatch]:
+        """All matches of the set in `data`, sorted by (start, pattern index); within `budget` if given."""
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError(f"pattern scan needs bytes, got {type(data).__name__} (encode text as UTF-8)")
         data = bytes(data)
@@ -56,12 +82,26 @@ class CompiledSet:
             return []   # tags, short metadata values: no pattern fits, and confirmed matches are `re`'s
         events: list[tuple] = []
         append = events.append
+        if budget is None:
+            handler = lambda *ev: append(ev)  # noqa: E731 -- the hot path: no check per event
+        else:
+            budget.check_time()
+            cap = budget.events
+
+            def handler(*ev):
+                append(ev)
+                return len(events) >= cap       # True stops Hyperscan (ScanTerminated)
         with self._lock:  # one scratch per database; Hyperscan forbids concurrent use
-            self.database.scan(data, match_event_handler=lambda *ev: append(ev))
+            try:
+                self.database.scan(data, match_event_handler=handler)
+            except hyperscan.ScanTerminated:
+                raise budget.over(f"more than {cap:,} match events in one text") from None
         if not events:
             return []   # most texts: nothing to confirm
+        if budget is not None:
+            budget.events -= len(events)
         pats, names = self.definition.patterns, self.definition.names
-        found = confirm_events(events, self.plans, data)
+        found = confirm_events(events, self.plans, data, budget.check_time if budget is not None else None)
         if self.allow:
             found = [(s, i, e) for s, i, e in found if not self.allow.vetoed(i, data, *self.value_span(i, data, s, e))]
         return [PatternMatch(i, pats[i], s, e, names[i]) for s, i, e in found]
@@ -97,11 +137,19 @@ def compile_set(ps: PatternSet, cache: DatabaseCache, stats: CompileStats) -> Co
     """
     re_flags, hs_flags = re_flags_of(ps.flags), hs_flags_of(ps.flags)
     plans, flags, widths = [], [], []
+    weight = 0
     for i, pattern in enumerate(ps.patterns):
         try:
-            regex, shape = check_pattern(pattern, re_flags)
-        except RejectedPattern as exc:
+            regex, shape, tree = check_pattern(pattern, re_flags)
+            check_cost(tree, re_flags)
+        except (RejectedPattern, CostRefused) as exc:
             raise _pattern_error(ps, i, str(exc), _hyperscan_message(pattern, hs_flags)) from None
+        weight += repeat_weight(tree)
+        if weight > MAX_REPEAT_SET:
+            raise PatternError(f"pattern set {ps.id!r}: its bounded repeats count {weight:,} items by pattern #{i}, "
+                               f"more than {MAX_REPEAT_SET:,} for a set (Hyperscan's compile time grows with "
+                               f"them); nothing of the set was loaded", set_id=ps.id, index=i,
+                               reason="bounded repeats too large")
         # start-of-match tracking slows Hyperscan; ask for it only where nothing else bounds a start
         plans.append(ConfirmPlan(regex, shape.needs_som, shape.max_width or 0, shape.newline_free))
         widths.append(shape.min_width)

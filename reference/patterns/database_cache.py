@@ -52,9 +52,13 @@ class DatabaseCache:
         if path is None:
             return None
         try:
-            raw = path.read_bytes()
-        except FileNotFoundError:
+            # O_NOFOLLOW: a symlink planted under the cache's name is a miss, never read (issue 25);
+            # `put` then replaces the link itself, not its target
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
             return None
+        with os.fdopen(fd, "rb") as fh:
+            raw = fh.read()
         head, check, payload = raw[:8], raw[8:40], raw[40:]
         if head != MAGIC or hashlib.sha256(payload).digest() != check:
             return None

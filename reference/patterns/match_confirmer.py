@@ -32,7 +32,7 @@ reports (0,1) and (0,3) only, yet `re` finds (0,1) and (1,3).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 
@@ -45,8 +45,11 @@ class ConfirmPlan(NamedTuple):
     line_bounded: bool  # matches never cross a newline
 
 
-def confirm_events(events: list[tuple], plans: Sequence[ConfirmPlan], data: bytes) -> list[tuple[int, int, int]]:
+def confirm_events(events: list[tuple], plans: Sequence[ConfirmPlan], data: bytes,
+                   check_time: Callable[[], None] | None = None) -> list[tuple[int, int, int]]:
     """Return `(start, index, end)` triples in `re.finditer` semantics, sorted.
+
+    `check_time`, if given, is called between `re` confirmations and may raise to stop the scan.
 
     `events` holds Hyperscan callback tuples `(index, from, to, ...)`; it is
     sorted in place. Empty `re` matches are never reported (Hyperscan refuses
@@ -60,7 +63,7 @@ def confirm_events(events: list[tuple], plans: Sequence[ConfirmPlan], data: byte
         j = i + 1
         while j < n and events[j][0] == idx:
             j += 1
-        _walk(_windows(events, i, j, plans[idx], data), plans[idx].regex, idx, data, out)
+        _walk(_windows(events, i, j, plans[idx], data), plans[idx].regex, idx, data, out, check_time)
         i = j
     out.sort()
     return out
@@ -84,7 +87,7 @@ def _windows(events: list[tuple], i: int, j: int, plan: ConfirmPlan, data: bytes
 
 
 def _walk(spans: list[tuple[int, int]], regex: re.Pattern[bytes], idx: int, data: bytes,
-          out: list[tuple[int, int, int]]) -> None:
+          out: list[tuple[int, int, int]], check_time: Callable[[], None] | None = None) -> None:
     search, match, size = regex.search, regex.match, len(data)
     p = 0  # where re.finditer resumes for this pattern
     k, n = 0, len(spans)
@@ -98,6 +101,8 @@ def _walk(spans: list[tuple[int, int]], regex: re.Pattern[bytes], idx: int, data
         s = a if a > p else p
         cut = b + 2 if b + 2 < size else size
         while s < b:
+            if check_time is not None:
+                check_time()
             m = search(data, s, cut)
             if m is None or m.start() >= b:
                 break

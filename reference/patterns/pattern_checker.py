@@ -13,12 +13,14 @@ same way. `check_pattern` rejects, with a reason a user can act on:
 - `{,n}`, a repeat in Python but literal text in Hyperscan (write `{0,n}`);
 - POSIX classes such as `[[:alpha:]]`, a class in Hyperscan but a nested-set
   warning in Python (write `[A-Za-z]`).
+
+What a pattern may cost is checked apart, on the same tree (`pattern_cost`).
 """
 from __future__ import annotations
 
 import re
 import warnings
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 try:  # Python 3.11+
     from re import _constants as _c, _parser as _p
@@ -62,6 +64,7 @@ class CheckedPattern(NamedTuple):
 
     regex: re.Pattern[bytes]
     shape: PatternShape
+    tree: Any = None     # `re`'s parse tree, for the cost checks (`pattern_cost`)
 
 
 def check_pattern(pattern: str, re_flags: int) -> CheckedPattern:
@@ -81,7 +84,7 @@ def check_pattern(pattern: str, re_flags: int) -> CheckedPattern:
         raise RejectedPattern(why)
     if _has_open_lower_bound(pattern):
         raise RejectedPattern("'{,n}' is a repeat in Python re but literal text in Hyperscan; write '{0,n}'")
-    return CheckedPattern(re.compile(source, re_flags), shape_of(tree, re_flags))
+    return CheckedPattern(re.compile(source, re_flags), shape_of(tree, re_flags), tree)
 
 
 def _find_unsupported(node: object) -> str | None:

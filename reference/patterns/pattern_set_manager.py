@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from reference.clock import Clock, SystemClock
-from reference.patterns.compiled_set import CompiledSet, CompileStats, compile_set
+from reference.patterns.compiled_set import CompiledSet, CompileStats, ScanBudget, compile_set
 from reference.patterns.database_cache import DatabaseCache
 from reference.patterns.definition_secrets import screen_definition
 from reference.patterns.errors import PatternError, UnknownPatternSet
@@ -142,26 +142,30 @@ class PatternSetManager:
     # scanning
 
     def scan(self, pattern_set_id: str, data: bytes, *, target: str | None = None,
-             emit: bool = True) -> list[PatternMatch]:
+             emit: bool = True, budget: ScanBudget | None = None) -> list[PatternMatch]:
         """Matches of the set in `data` (bytes; offsets are byte offsets), sorted by (start, index).
 
         `target` (a key or memory id) is recorded as the event's memory_id;
-        `emit=False` skips the telemetry event (used by redaction).
+        `emit=False` skips the telemetry event (used by redaction); `budget` bounds the scan
+        (`PatternError` past it; the MCP tools pass one, `ScanBudget(set_id)`).
         """
         cs = self.compiled(pattern_set_id)
         t0 = time.perf_counter()
-        matches = cs.scan(data)
+        matches = cs.scan(data, budget)
         if emit:
             self._emit(pattern_set_id, target, t0, {"bytes": len(data), "matches": len(matches)})
         return matches
 
-    def scan_many(self, pattern_set_id: str, items: Iterable[tuple[str, bytes]]) -> list[tuple[str, list[PatternMatch]]]:
-        """Scan each `(id, bytes)` item (memories, seed 000 §4.4); keep those that match, in input order."""
+    def scan_many(self, pattern_set_id: str, items: Iterable[tuple[str, bytes]], *,
+                  budget: ScanBudget | None = None) -> list[tuple[str, list[PatternMatch]]]:
+        """Scan each `(id, bytes)` item (memories, seed 000 §4.4); keep those that match, in input order.
+
+        `budget`, if given, is shared by every item's scan."""
         cs = self.compiled(pattern_set_id)
         t0 = time.perf_counter()
         out, count, size = [], 0, 0
         for item_id, data in items:
-            matches = cs.scan(data)
+            matches = cs.scan(data, budget)
             count, size = count + 1, size + len(data)
             if matches:
                 out.append((item_id, matches))

@@ -19,6 +19,7 @@ transaction. `guard_methods` wraps every public method (`guard.py`).
 """
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -30,6 +31,7 @@ from reference.code.indexer import Indexer, IndexResult
 from reference.embed import Embedder, HashingEmbedder
 from reference.errors import NotFound, StoreError
 from reference.keys import hash64
+from reference.manifest.store_files import check_store_files, record_store_files
 from reference.memories.args import InvalidArgument, check_count
 from reference.memories.memories import Memories
 from reference.memories.record import MemoryEntry, SearchHit
@@ -42,6 +44,8 @@ from reference.tracker import Tracker
 from reference.tracker.batch_cache import batch_page_cache
 from reference.vectors import VectorCache
 from reference.vectors.search import check_kinds, topk_hits
+
+log = logging.getLogger("reference.store")
 
 __all__ = ["DATA_FILES", "InvalidArgument", "MemoryStore", "StoreClosed"]
 
@@ -60,6 +64,9 @@ class MemoryStore:
                  redactor: Callable[[str], str] | None, hash_fn: Callable[[str], int], redact: bool = True) -> None:
         self.data_dir, self.clock, self.embedder = data_dir, clock, embedder
         self.telemetry = StoreTelemetry(telemetry, clock)
+        # files cut, deleted or not whole, named before the blob and vector repairs could cut the rest
+        # down to them (reference/manifest/README.md)
+        check_store_files(data_dir)
         self.blob = Blob(data_dir / "blob.dat")
         try:
             self.vectors = VectorCache(data_dir, embedder.dim, model=embedder.name)
@@ -101,9 +108,19 @@ class MemoryStore:
     def close(self) -> None:
         if not self._closed:
             self._closed = True
+            self.record_files()
             self.tracker.close()
             self.vectors.close()
             self.blob.close()
+
+    def record_files(self) -> None:
+        """Write `manifest.json`: the files and the whole-record lengths this handle vouches for (at close
+        and at checkpoints; reference/manifest/README.md). A failure is logged, never raised: the data
+        itself is unaffected, and `verify` reports a stale or missing manifest."""
+        try:
+            record_store_files(self.data_dir, self.blob.end, self.vectors.row_count(), self.embedder.dim)
+        except (OSError, ValueError, StoreError) as exc:
+            log.warning("%s: manifest.json not written: %s", self.data_dir, exc)
 
     def __enter__(self) -> "MemoryStore":
         return self

@@ -64,6 +64,9 @@ class FilterIndex:
         self._reflected = Reflected()
         self._answers: dict[str, np.ndarray] = {}
         self.followers: list = []  # objects with note_write(key_hash, labels, rev), note_delete(key_hash, rev), reset()
+        # the tracker's `MemoriesTable`, whose `check_whole` refuses a filter while a row is damaged
+        # (issue 25: a damaged row's labels cannot be trusted); set by the layer that owns both
+        self.table: Any = None
 
     # -- maintenance -------------------------------------------------------------
     def reset(self) -> None:
@@ -151,6 +154,8 @@ class FilterIndex:
         Answers are kept until the next change (filters repeat: one per task x context pair) and
         handed out read-only, the same array each time, so callers can key their own caches on it.
         """
+        if self.table is not None:
+            self.table.check_whole()
         key = repr(flt)  # a frozen dataclass of str, tuples and JSON values: equal reprs, equal filters
         with self._lock, snapshot(conn):
             self._fresh(conn)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import reprlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,7 +79,8 @@ def check_where_metadata(where: Any) -> dict[str, list[Any]] | None:
         vals = list(values)
         for v in vals:
             if v is not None and not isinstance(v, (str, int, float, bool)):
-                raise InvalidFilter(f"where_metadata[{key!r}] value {v!r} is not a JSON scalar")
+                raise InvalidFilter(f"where_metadata[{key!r}] value {reprlib.repr(v)} is not a JSON scalar "
+                                    f"(a {type(v).__name__})")   # reprlib: bounded, whatever the nesting
         out[key] = vals
     return out
 

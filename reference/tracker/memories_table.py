@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
+from reference.errors import CorruptData
 from reference.memories.record import MemoryEntry
 from reference.tracker.codec import from_db, to_db
 from reference.tracker.filters import MemoryFilter
@@ -96,8 +97,19 @@ class MemoriesTable:
     names the database in the `CorruptData` a damaged row raises.
     """
 
-    def __init__(self, path: str = "tracker.db") -> None:
+    def __init__(self, path: str = "tracker.db", damaged: tuple = ()) -> None:
         self.path = path
+        self.damaged = damaged          # open_check.DamagedRow: rows whose checksum failed on open
+
+    def check_whole(self) -> None:
+        """Raise the store's error about a damaged row before a read that selects or orders rows by their
+        columns (a list, a filter): a damaged row could be silently left out of it, or put in the wrong
+        place. Reads by id, and rankings that read only their winners, are served as before."""
+        if self.damaged:
+            more = f" (and {len(self.damaged) - 1} more damaged rows)" if len(self.damaged) > 1 else ""
+            raise CorruptData(f"{self.damaged[0].error}{more}; lists and filtered reads cannot be answered while "
+                              f"it is damaged (reads of other memories by id, and searches, are served); restore "
+                              f"tracker.db from a copy, or run `codemem-bench verify` for every damaged record")
 
     def _entry(self, row: tuple) -> MemoryEntry:
         return entry_from_row(row, self.path)
@@ -163,6 +175,7 @@ class MemoriesTable:
 
     def query(self, conn: sqlite3.Connection, flt: MemoryFilter, *, order: str = ORDER_NEWEST,
               limit: int | None = None, offset: int = 0) -> list[MemoryEntry]:
+        self.check_whole()
         where, params = flt.sql("m")
         sql = f"{_SELECT} WHERE {where} ORDER BY {order}"
         if limit is not None:
@@ -172,6 +185,7 @@ class MemoriesTable:
 
     def iter(self, conn: sqlite3.Connection, flt: MemoryFilter, batch: int = 1000) -> Iterator[MemoryEntry]:
         """Oldest first, read in keyset-paginated batches so no cursor stays open between yields."""
+        self.check_whole()
         where, params = flt.sql("m")
         last: tuple[float, str] | None = None
         while True:
@@ -187,6 +201,7 @@ class MemoriesTable:
             last = (rows[-1][10], rows[-1][0])
 
     def candidate_hashes(self, conn: sqlite3.Connection, flt: MemoryFilter) -> list[int]:
+        self.check_whole()
         where, params = flt.sql("m")
         return [from_db(r[0]) for r in conn.execute(f"SELECT m.key_hash FROM memories m WHERE {where}", params)]
 
@@ -196,6 +211,7 @@ class MemoriesTable:
             fast = self._fts_unfiltered(conn, match, k)
             if fast is not None:
                 return fast
+        self.check_whole()
         where, params = flt.sql("m")
         sql = (
             f"SELECT * FROM (SELECT {_COLS_M}, "

@@ -42,14 +42,17 @@ class Tracker:
         try:
             with sqlite_errors(self.path):
                 self.migrated_from, _ = migrate(self._conns.get(), str(self.path), LATEST)
-                if check:  # see open_check.py; `check=False` only for tools that check the file themselves
-                    check_on_open(self._conns.get(), str(self.path))
+                # see open_check.py; `check=False` only for tools that check the file themselves
+                damaged = check_on_open(self._conns.get(), str(self.path)) if check else ()
         except BaseException:
             self._conns.close()
             raise
+        # memory rows whose checksum failed on open: the store still opens (issue 25), and
+        # `MemoriesTable` refuses the reads that could involve them
+        self.damaged = damaged
         self.keys = KeysTable(hash_fn, str(self.path))
         self.code = CodeTables(str(self.path))
-        self.memories = MemoriesTable(str(self.path))
+        self.memories = MemoriesTable(str(self.path), damaged)
 
     def conn(self) -> sqlite3.Connection:
         """This thread's connection (autocommit outside `tx()`)."""

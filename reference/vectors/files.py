@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from reference.errors import CorruptData, StoreError
+from reference.manifest.store_files import recorded_rows, vector_damage
 
 log = logging.getLogger(__name__)
 
@@ -131,6 +132,14 @@ class VectorFiles:
         keep = (HEADER_SIZE + n * self.row_bytes, n, n * 4, n * 8)
         if (vsize, tsize, ssize, ksize) == keep:
             return n
+        # a torn append leaves vectors.keys (written last) the shortest; anything else is damage, and cutting
+        # the others down to it would lose their rows (issue 25). On open, the manifest's count also tells a
+        # cut key file from a torn append (reference/manifest/store_files.py).
+        damage = vector_damage({"vectors.f32": vsize, "vectors.tags": tsize, "vectors.sums": ssize,
+                                "vectors.keys": ksize}, self.dim,
+                               recorded_rows(self.dir, self.dim) if known_rows == 0 else None)
+        if damage is not None:
+            raise CorruptData(f"{self.dir / damage[0]}: {damage[1]}", file=str(self.dir / damage[0]))
         dropped = sum(size - k for size, k in zip((vsize, tsize, ssize, ksize), keep))
         if n < known_rows:
             raise CorruptData(f"{self.dir}: vector files shrank below the {known_rows} rows already read")

@@ -11,7 +11,10 @@ Checks, file by file (each in its own module):
 - `graph/data.mdb` (graph_check.py): every value's frame (its CRC covers the
   LMDB key, so a flipped key byte shows too), key order, the revision log, and
   that every node and adjacency entry the log and the lists promise exists;
-- snapshots (`*.snap` anywhere under the data folder): header and section CRCs.
+- snapshots (`*.snap` anywhere under the data folder): header and section CRCs;
+- the files as a whole (manifest_check.py): every file `manifest.json` lists is
+  there and no shorter than recorded, every recorded region's CRC-32, and
+  `tracker.db`'s size against its own header (reference/manifest/README.md).
 
 A file that is absent is skipped (a store need not have a graph). Nothing is
 repaired: the report names each damaged file and record; see reference/README.md
@@ -65,6 +68,7 @@ def verify_store(data_dir: str | Path) -> VerifyReport:
     """Check every store file under `data_dir`; never writes."""
     from reference.verify.blob_check import check_blob
     from reference.verify.graph_check import check_graph
+    from reference.verify.manifest_check import check_manifest
     from reference.verify.snapshot_check import check_snapshots
     from reference.verify.tracker_check import check_tracker
     from reference.verify.vector_check import check_vectors
@@ -73,6 +77,7 @@ def verify_store(data_dir: str | Path) -> VerifyReport:
     if not root.is_dir():
         raise FileNotFoundError(f"{root}: no such data folder")
     report = VerifyReport(str(root))
+    check_manifest(root, report)
     check_blob(root / "blob.dat", report)
     check_tracker(root / "tracker.db", root / "blob.dat", report)
     check_vectors(root, report)

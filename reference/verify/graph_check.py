@@ -19,6 +19,7 @@ from reference.graph.adjacency import AdjList
 from reference.graph.codec import unframe
 from reference.graph.expected import ExpectedRecords
 from reference.graph.view import GraphView
+from reference.manifest import lmdb_problem
 
 _RECORDS = ((ks.NODE_HIST, "node"), (ks.NODE, "node"), (ks.EDGE_HIST, "edge"), (ks.EDGE, "edge"),
             (ks.KV_HIST, "kv entry"), (ks.KV, "kv entry"))
@@ -28,6 +29,12 @@ _LISTS = (ks.OUT, ks.IN, ks.OUT_COLD, ks.IN_COLD)
 def check_graph(directory: Path, report) -> None:
     file = directory / "data.mdb"
     if not file.exists():
+        if (directory / "lock.mdb").exists():
+            report.add(file, "file", "missing while lock.mdb is there (LMDB creates both): the graph's data was deleted")
+        return
+    why = lmdb_problem(file)       # before LMDB maps it: a cut file would kill this process (SIGBUS)
+    if why is not None:
+        report.add(file, "file", why)
         return
     try:
         env = lmdb.open(str(directory), readonly=True, lock=False, subdir=True, max_dbs=0)

@@ -35,6 +35,10 @@ from reference.store import MemoryStore
 from reference.verify import verify_store
 
 FILES = ("tracker.db", "blob.dat", "vectors.f32", "vectors.keys", "vectors.tags", "vectors.sums", "graph/data.mdb")
+SNAPSHOT = "snapshots/s.snap"
+# every file the store writes, for whole-file damage (issue 25): the flipped files, a snapshot, the manifest
+STORE_FILES = (*FILES, SNAPSHOT, "manifest.json")
+WHOLE = ("cut 1 byte", "cut 100 bytes", "cut half", "extend", "delete")
 TASKS = ("task:debug", "task:refactor", "task:optimize")
 CONTEXTS = ("context:auth", "context:api", "context:data")
 NODES = [f"file:src/mod{i}.py" for i in range(8)]
@@ -54,7 +58,7 @@ def build(root: Path) -> None:
         (src / rel).write_text(text)
     data = root / "data"
     with MemoryStore.open(data, clock=LogicalClock()) as s:
-        for i in range(24):
+        for i in range(240 if os.environ.get("CODEMEM_FAULT_LARGE") == "1" else 24):
             s.write_memory(f"memory {i}: token refresh races in module {i % 5} while retrying",
                            task=TASKS[i % 3], context=[CONTEXTS[i % 3]], insights=["insight:pitfall"],
                            tags=[f"t{i % 4}"], metadata={"n": i, "branch": "main" if i % 2 else "dev"})
@@ -67,7 +71,11 @@ def build(root: Path) -> None:
         g.put_edge(NODES[0], "imports", NODES[5])
         g.put_kv("proj", "policy", "max_depth", {"v": 3})
         g.put_kv("proj", "policy", "style", "pep8")
+        (data / "snapshots").mkdir()
+        g.export_snapshot(data / SNAPSHOT)
     _compact(data / "graph")
+    with MemoryStore.open(data, clock=LogicalClock()):
+        pass                     # closed again: manifest.json records the snapshot and the compacted graph
 
 
 def _compact(directory: Path) -> None:
@@ -133,6 +141,9 @@ def answers(data: Path, ids: list[str] | None = None) -> dict[str, Any]:
             run("vector_scores", lambda: s.vector_scores("token", ids[:6]))
             for rel in CODE:
                 run(f"content {rel}", lambda rel=rel: _content(s, rel))
+    for n in NODES[:3]:
+        run(f"snapshot node {n}", lambda n=n: _snapshot(data, "get_node", n))
+        run(f"snapshot out {n}", lambda n=n: _snapshot(data, "get_out", n))
     try:
         g = GraphStore.open(data / "graph", clock=LogicalClock(), readonly=True)
     except Exception as exc:  # noqa: BLE001
@@ -147,6 +158,46 @@ def answers(data: Path, ids: list[str] | None = None) -> dict[str, Any]:
         run("kv", lambda: g.get_kv_latest("proj", "policy", "max_depth"))
         run("list kv", lambda: g.list_kv("proj", "policy"))
     return out
+
+
+def _snapshot(data: Path, method: str, *args: Any) -> Any:
+    """A read of the snapshot as the MCP tools make it: a missing file is `NotFound` naming it."""
+    from reference.errors import NotFound
+    from reference.graph import SnapshotReader
+    path = data / SNAPSHOT
+    if not path.exists():
+        raise NotFound(f"{path}: no such snapshot")
+    with SnapshotReader.open(path) as snap:
+        return getattr(snap, method)(*args)
+
+
+def damage_whole(path: Path, how: str) -> None:
+    """Cut (by 1 byte, 100 bytes, half), extend (by 100 bytes of 0x5a) or delete one file."""
+    size = path.stat().st_size
+    if how == "delete":
+        path.unlink()
+    elif how == "extend":
+        with open(path, "ab") as fh:
+            fh.write(b"\x5a" * 100)
+    else:
+        os.truncate(path, {"cut 1 byte": size - 1, "cut 100 bytes": max(0, size - 100), "cut half": size // 2}[how])
+
+
+def whole_run(root: Path, file: str, how: str) -> dict[str, Any]:
+    """Damage `file` of a copy of the store as `how` says; classify every read and whether verify named it."""
+    base_dir = root / "data"
+    base = answers(base_dir)
+    ids = sorted(k[4:] for k in base if k.startswith("get "))
+    work = root / "work"
+    shutil.rmtree(work, ignore_errors=True)
+    shutil.copytree(base_dir, work)
+    damage_whole(work / file, how)
+    report = verify_store(work)           # first: opening the store would record the damaged state anew
+    got = answers(work, ids)
+    counts = classify(base, got, file)
+    named = any(Path(file).name in p.file for p in report.problems)
+    return {"counts": counts, "verify_named": named, "verify_ok": report.ok,
+            "report": [str(p) for p in report.problems[:3]]}
 
 
 def _content(s: MemoryStore, rel: str) -> Any:

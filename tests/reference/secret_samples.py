@@ -57,6 +57,8 @@ CASES = [
      "DATABASE_URL is postgres://admin:[REDACTED:url-credentials]@db.internal:5432/app"),
     ("password-assignment", 'password = "hunter22"', 'password = "[REDACTED:password-assignment]"'),
     ("secret-assignment", "api_key: 'abcd1234efgh5678'", "api_key: '[REDACTED:secret-assignment]'"),
+    # escaped quotes: an assignment inside a string literal or a JSON document (issue 25's sweep)
+    ("password-assignment", 'KEY = "password = \\"hunter22\\""', 'KEY = "password = \\"[REDACTED:password-assignment]\\""'),
     # a prefixed key name: no word boundary after `_`, so the key words take an optional prefix
     ("password-assignment", 'DB_PASSWORD = "hunter22"', 'DB_PASSWORD = "[REDACTED:password-assignment]"'),
     ("secret-assignment", 'AWS_SECRET = "abcd1234efgh5678"', 'AWS_SECRET = "[REDACTED:secret-assignment]"'),

@@ -96,8 +96,19 @@ def test_a_damaged_memory_row_names_the_file_and_the_memory(tmp_path):
     at = data.rfind(b"the quick brown fox")
     data[at + 4] ^= 0x20
     db.write_bytes(bytes(data))
-    with pytest.raises(CorruptData) as info:
-        MemoryStore.open(tmp_path, clock=LogicalClock())
-    assert str(db) in str(info.value) and e.id in str(info.value)
+    # issue 25: the store opens (degrade, don't disappear); the damaged row is named by every read that
+    # could involve it, and the other memory is served
+    with MemoryStore.open(tmp_path, clock=LogicalClock()) as s:
+        assert [d.error for d in s.tracker.damaged] and e.id in s.tracker.damaged[0].error
+        with pytest.raises(CorruptData) as info:
+            s.get_memory(e.id)
+        assert str(db) in str(info.value) and e.id in str(info.value)
+        with pytest.raises(CorruptData, match=e.id):
+            s.list_memories()
+        with pytest.raises(CorruptData, match=e.id):
+            s.search_memories("fox", task="task:debug")
+        other = [m for m in ("another memory",)]
+        hits = s.search_memories("another memory", top_k=1)
+        assert hits and hits[0].entry.text == other[0]
     report = verify_store(tmp_path)
     assert any(p.file == str(db) and e.id in p.record for p in report.problems), report.problems

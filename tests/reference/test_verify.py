@@ -106,3 +106,21 @@ def test_a_vanished_edge_and_kv_entry_are_reported(data):
         with pytest.raises(CorruptData, match="kv entry"):
             g.get_kv_latest("proj", "policy", "depth")
         assert g.get_edge(NODES[2], "imports", NODES[1]) is not None
+
+
+@pytest.mark.parametrize("name", ["vectors.f32", "vectors.tags", "vectors.keys", "vectors.sums"])
+def test_a_damaged_vector_row_is_named_by_its_one_file(tmp_path, name):
+    """Issue 25: verify named the four vector files as a group; the manifest's regions say which one changed."""
+    from reference.clock import LogicalClock
+    from reference.store import MemoryStore
+    from reference.verify import verify_store
+
+    with MemoryStore.open(tmp_path, clock=LogicalClock()) as s:
+        for i in range(10):
+            s.write_memory(f"memory {i} about vectors")
+    path = tmp_path / name
+    raw = bytearray(path.read_bytes())
+    raw[len(raw) - 2] ^= 0x10                      # inside the last row's bytes of that file
+    path.write_bytes(bytes(raw))
+    rows = [p for p in verify_store(tmp_path).problems if p.record.startswith("row ")]
+    assert rows and all(p.file == str(path) for p in rows), [str(p) for p in rows]

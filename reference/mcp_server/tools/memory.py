@@ -108,3 +108,10 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
         """List memories with optional taxonomy filters, newest first."""
         return [results.memory(e) for e in ctx.store.list_memories(task=task, context=context, limit=limit,
                                                                      offset=offset)]
+
+    @server.tool(routing=routing("memory_status"))
+    def memory_status() -> dict[str, Any]:
+        """Whether the memory store is whole: every damaged record found when it opened, with the
+        store's error naming the file and the record. A damaged record's reads fail; the rest is served."""
+        damaged = [d.error for d in ctx.store.tracker.damaged]
+        return {"ok": not damaged, "damaged": damaged, "data_dir": str(ctx.data_dir)}

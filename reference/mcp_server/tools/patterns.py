@@ -26,6 +26,7 @@ from reference.mcp_server.registry import ArgumentError, ToolRegistry, argument
 from reference.mcp_server.routing import routing
 from reference.mcp_server.tools import key_hash, results
 from reference.patterns import PatternMatch
+from reference.patterns.compiled_set import ScanBudget
 from reference.patterns.pattern_set_manager import BUILTIN_DIR
 
 SetId = Annotated[str, Field(description='Pattern set id, e.g. "pat:security-smells" (see pattern_list)')]
@@ -103,7 +104,8 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
         ctx.pattern_sets.sync()
         ctx.patterns.get(pattern_set_id)
         key, data = scannable(target_key)
-        return [match_dict(m, data) for m in ctx.patterns.scan(pattern_set_id, data, target=key)]
+        return [match_dict(m, data) for m in ctx.patterns.scan(pattern_set_id, data, target=key,
+                                                                budget=ScanBudget(pattern_set_id))]
 
     @server.tool(routing=routing("pattern_scan_memories"))
     def pattern_scan_memories(pattern_set_id: SetId, task: Task = None, context: Contexts = None
@@ -117,7 +119,7 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
         items = [(mid, e.text.encode("utf-8")) for mid, e in entries.items()]
         data = dict(items)
         return [{**results.memory(entries[mid]), "matches": [match_dict(m, data[mid]) for m in matches]}
-                for mid, matches in ctx.patterns.scan_many(pattern_set_id, items)]
+                for mid, matches in ctx.patterns.scan_many(pattern_set_id, items, budget=ScanBudget(pattern_set_id))]
 
     @server.tool(routing=routing("pattern_list"))
     def pattern_list() -> list[dict[str, Any]]:

@@ -81,7 +81,9 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
     ) -> dict[str, Any]:
         """Write the graph (now, or at `at`) as a deterministic read-only mmap snapshot; returns its summary."""
         when = parse_at("at", at)
-        return ctx.graph().export_snapshot(shelf.target(name), at=when)
+        summary = ctx.graph().export_snapshot(shelf.target(name), at=when)
+        ctx.store.record_files()     # manifest.json lists the new (or replaced) snapshot at once
+        return summary
 
     @server.tool(routing=routing("snapshot_get_node"))
     def snapshot_get_node(name: Name, id: NodeId) -> dict[str, Any] | None:

@@ -161,3 +161,53 @@ def test_upper_bound_target_names_its_operations(tmp_path):
     assert error_of(p) == f"{p}:1: targets.needs: unknown step 'no_such_step' in target 'duplicate_rate'"
     p = write(tmp_path, {**HEADER, "targets": [{**target, "needs": ["commit"]}]}, {"directive": "advance_clock", "seconds": 1})
     assert load_scenario(p).header.targets[0].needs == ["commit"]
+
+
+def test_a_line_over_the_limit_is_refused_without_reading_it_whole(tmp_path, monkeypatch):
+    """Issue 25: a 1 GB line took 73 s and 2.25 GB to be refused; now the read stops at MAX_LINE + 1 bytes.
+
+    CI shrinks the limit to 1 KB; `CODEMEM_FAULT_LARGE=1` writes a line of 1 GB against the real one."""
+    import os
+
+    from bench.scenario import loader
+
+    p = tmp_path / "t.jsonl"
+    big = os.environ.get("CODEMEM_FAULT_LARGE") == "1"
+    if not big:
+        monkeypatch.setattr(loader, "MAX_LINE", 1024)
+    with p.open("wb") as fh:
+        fh.write(json.dumps(HEADER).encode() + b"\n")
+        fh.write(b'{"tool": "memory_write_structured", "args": {"text": "')
+        chunk = b"a" * (1 << 20)
+        for _ in range(1024 if big else 1):
+            fh.write(chunk)
+        fh.write(b'"}}\n')
+    reads = []
+    real_open = Path.open
+
+    def counting_open(self, *a, **k):
+        fh = real_open(self, *a, **k)
+        readline = fh.readline
+        fh_readline = lambda size=-1: (reads.append(size), readline(size))[1]  # noqa: E731
+        return _Wrapped(fh, fh_readline)
+
+    monkeypatch.setattr(Path, "open", counting_open)
+    text = error_of(p)
+    assert text == f"{p}:2: longer than {loader.MAX_LINE:,} bytes, the limit for a scenario line"
+    assert reads and all(0 < size <= loader.MAX_LINE + 1 for size in reads)
+
+
+class _Wrapped:
+    """A file object whose readline is counted."""
+
+    def __init__(self, fh, readline):
+        self._fh, self.readline = fh, readline
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._fh.close()
+
+    def __getattr__(self, name):
+        return getattr(self._fh, name)

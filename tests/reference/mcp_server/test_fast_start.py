@@ -69,7 +69,7 @@ def test_saved_answers_equal_the_real_servers_and_calls_still_work(tmp_path, arg
 def test_an_unknown_protocol_version_goes_to_the_real_server(tmp_path):
     init, tools, call, err = session(tmp_path, cached=True, version="2099-01-01")
     assert "from tool_listing.json" not in err
-    assert init["protocolVersion"] != "2099-01-01" and len(tools["tools"]) == 4 and not call.get("isError")
+    assert init["protocolVersion"] != "2099-01-01" and len(tools["tools"]) == 5 and not call.get("isError")
 
 
 def test_the_fingerprint_holds_no_installed_version(monkeypatch):

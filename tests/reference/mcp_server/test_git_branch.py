@@ -89,3 +89,32 @@ def test_git_head_reads_branches_worktrees_and_detached_heads(repo, tmp_path):
     assert GitHead(tmp_path / "nothing").branch() is None
     (repo / "sub").mkdir()
     assert GitHead(repo / "sub").branch() is None                           # parents are not searched
+
+
+def test_a_git_pointer_leading_outside_the_root_is_not_followed(tmp_path):
+    """Issue 25: a planted `.git` file (`gitdir: /elsewhere`) made project_stats read a HEAD outside the root."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "HEAD").write_text("ref: refs/heads/outside-secret-branch\n")
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / ".git").write_text(f"gitdir: {elsewhere}\n")
+    assert GitHead(root).branch() is None
+    (root / ".git").write_text("gitdir: ../elsewhere\n")                   # relative, through '..'
+    assert GitHead(root).branch() is None
+    (root / ".git").unlink()
+    (root / ".git").symlink_to(elsewhere, target_is_directory=True)        # a symlinked .git folder
+    assert GitHead(root).branch() is None
+    (root / ".git").unlink()
+    (root / ".git").mkdir()
+    (root / ".git" / "HEAD").symlink_to(elsewhere / "HEAD")               # HEAD itself a symlink out
+    assert GitHead(root).branch() is None
+    ctx, mcp = open_server(tmp_path / "data", root=root)
+    try:
+        (root / ".git" / "HEAD").unlink()
+        (root / ".git").rmdir()
+        (root / ".git").write_text(f"gitdir: {elsewhere}\n")
+        assert "outside-secret-branch" not in str(mcp.call("project_stats"))
+    finally:
+        mcp.close()
+        ctx.close()

@@ -181,3 +181,25 @@ def test_home_inside_the_root_is_allowed(world, monkeypatch):
     monkeypatch.setenv("HOME", str(repo / "src"))
     assert mcp.call("jit_index_file", path="~/ok.py")["file_keys"] == ["file:src/ok.py"]
     assert os.path.expanduser("~") == str(repo / "src")
+
+
+def test_a_symlink_planted_in_the_data_folder_is_never_read(world):
+    """Issue 25: `DATA/pattern_sets/x.json -> /elsewhere` was opened and its content returned by pattern_list;
+    a planted `.hsdb` cache link is a miss, replaced by a real file, its target untouched."""
+    ctx, mcp, _, outside = world
+    victim = outside / "victim.json"
+    victim.write_text(json.dumps({"id": "pat:victim", "description": "outside-file-content", "patterns": ["zzz"]}))
+    folder = ctx.data_dir / "pattern_sets"
+    folder.mkdir(exist_ok=True)
+    (folder / "x.json").symlink_to(victim)
+    listed = json.dumps(mcp.call("pattern_list"))
+    assert "outside-file-content" not in listed and "pat:victim" not in listed
+    mcp.call("pattern_load", pattern_set_id="pat:real", patterns=["abc"])
+    cache = ctx.data_dir / "patterns"
+    digest_file = sorted(p for p in cache.glob("*.hsdb") if not p.is_symlink())[-1]
+    bait = outside / "bait.hsdb"
+    bait.write_bytes(digest_file.read_bytes())
+    digest_file.unlink()
+    digest_file.symlink_to(bait)
+    from reference.patterns.database_cache import DatabaseCache
+    assert DatabaseCache(cache).get(digest_file.stem) is None

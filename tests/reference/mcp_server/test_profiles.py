@@ -10,7 +10,8 @@ from reference.mcp_server.profiles import DEFAULT_PROFILE, PROFILES, modules_for
 from tests.reference.mcp_server.conftest import open_server
 from tests.reference.mcp_server.test_tool_listing import EXPECTED, HARNESS
 
-CORE = {"memory_write_structured", "memory_search_structured", "memory_get", "memory_list_structured"}
+CORE = {"memory_write_structured", "memory_search_structured", "memory_get", "memory_list_structured",
+        "memory_status"}   # issue 25: which records are damaged
 
 
 def listed(tmp_path, tools: str, clock: str = "logical:0") -> tuple[set[str], int]:

@@ -98,4 +98,5 @@ def test_modules_whose_area_is_unavailable_are_skipped(served):
     assert "memory_get" in names and "_harness_set_clock" in names
     ctx.clock._logical = None            # a wall-clock server: the harness module says it is unavailable
     assert register_tools(ctx, ["memory", "harness"]).names() == [
-        "memory_write_structured", "memory_search_structured", "memory_get", "memory_list_structured"]
+        "memory_write_structured", "memory_search_structured", "memory_get", "memory_list_structured",
+        "memory_status"]

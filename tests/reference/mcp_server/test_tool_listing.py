@@ -12,6 +12,7 @@ EXPECTED = {
     "memory_search_structured": (set(), {"query", "task", "context", "insights", "tags", "top_k", "where_metadata"}),
     "memory_get": ({"memory_id"}, set()),
     "memory_list_structured": (set(), {"task", "context", "limit", "offset"}),
+    "memory_status": (set(), set()),               # issue 25: damaged records found on open
     "memory_write_batch": ({"memories"}, set()),   # issue 15: several memory_write_structured in one call
     "pattern_load": ({"pattern_set_id", "patterns"}, {"description", "tags", "names", "flags"}),
     "pattern_scan": ({"pattern_set_id"}, {"target_key", "target"}),
