@@ -78,7 +78,7 @@ class OracleHybridRanker:
         opts, layer = query.options, self.layer
         check_search_args(query.text, opts.get("entity_filter"), opts.get("min_relevance"))
         layer.maybe_refresh()
-        allowed = allowed_ids(layer, flt, parse_time_arg(opts.get("after"), "temporalFilter.after"),
+        allowed = allowed_ids(self.store, flt, parse_time_arg(opts.get("after"), "temporalFilter.after"),
                               parse_time_arg(opts.get("before"), "temporalFilter.before"), opts.get("entity_filter"))
         ranked = self.lexical.ranked(query.text, self.params, POOL_FACTOR * query.top_k,
                                      None if allowed is None else allowed.hashes)
@@ -89,7 +89,7 @@ class OracleHybridRanker:
             relevances = _relevances(conn, list(hits), now)
             hits = {m: h for m, h in hits.items() if relevances.get(m, 1.0) >= min_relevance}
         if bool(opts.get("include_related", True)):
-            _enrich(layer, conn, hits, now, min_relevance, allowed)
+            _enrich(conn, hits, now, min_relevance, allowed)
         out = sorted(hits.values(), key=lambda h: (-h.score, h.id))[: query.top_k]
         if out:
             layer.record_access([h.id for h in out])
