@@ -34,8 +34,8 @@ class LexicalParams:
 
 SEED = LexicalParams()
 # fitted by `python3 -m bench.calibrate` (bench/calibrate_lexical.py) on the history calibration split
-TUNED = LexicalParams(k1=1.5, b=0.3, vector_weight=0.1, expand_top=5, expand_weight=3.0,
-                      recency_weight=0.7, recency_scale=50.0)
+TUNED = LexicalParams(k1=3.0, b=0.1, max_share=0.5, vector_weight=0.1, expand_top=8, expand_weight=1.5,
+                      expand_norm=0.5, recency_weight=1.0, recency_scale=20.0)
 
 
 def params_for(store) -> LexicalParams:
@@ -47,8 +47,8 @@ def params_for(store) -> LexicalParams:
 # galaxybrain's semantic re-rank (seed 000 §4.3: filter, then re-rank by meaning) of the lexical pipeline's
 # best candidates: how many, and the weight of the normalised cosine beside the normalised lexical score.
 # Fitted with TUNED by bench/calibrate_lexical.py; the seed re-ranks every filtered memory by cosine alone.
-RERANK_CANDIDATES = 50
-RERANK_WEIGHT = 0.2
+RERANK_CANDIDATES = 20
+RERANK_WEIGHT = 0.1
 
 
 @dataclass(frozen=True)
