@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from reference.clock import Clock
-from reference.rankers import RANKERS, Query, make_ranker
+from reference.rankers import DEFAULT_RANKER, RANKERS, Query, make_ranker
 from reference.embed.env import env_embedder
 from reference.store import MemoryStore
 from reference.telemetry import TelemetrySink
@@ -57,7 +57,7 @@ class ReferenceBackend(GraphPart, PatternPart, KnowledgePart, LanePart, ProjectP
             return
         super().__init__(option)
         self.seed_defaults = option == SEED_OPTION
-        self.ranker_name = "galaxybrain" if option in (None, SEED_OPTION) else option
+        self.ranker_name = DEFAULT_RANKER if option in (None, SEED_OPTION) else option
 
     def open(self, data_dir: Path, clock: Clock, telemetry: TelemetrySink) -> None:
         self.data_dir, self.clock, self.telemetry = Path(data_dir), clock, telemetry
