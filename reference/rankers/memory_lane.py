@@ -30,7 +30,8 @@ class MemoryLaneRanker:
                                               where_metadata=query.where_metadata)
         filters = {"task": query.task, "context": query.context, "insights": query.insights, "tags": query.tags,
                    "where_metadata": query.where_metadata}
-        result = self.lane.search(query.text, filters=filters, top_k=query.top_k, session_id=query.session_id)
+        result = self.lane.search(query.text, filters=filters, top_k=query.top_k, session_id=query.session_id,
+                                  paths=list(query.paths))
         return [SearchHit(h.id, "memory", h.score, h.entry,
                           {"similarity": h.similarity, "memory_type": h.memory_type.value,
                            "type_weight": h.type_weight, "intent_boost": h.intent_boost,

@@ -1,0 +1,47 @@
+"""Write order of the store's memories, for a recency prior: how many memories came after each one.
+
+`ago(keys)` = (the newest memory's rowid) - (the key's rowid) in the tracker's
+`memories` table, i.e. how many memories were written after it (deleted ones
+still count: a gap is cheaper than a recount and shifts every older memory
+alike). The map key hash -> rowid is cached and read incrementally (only rows
+above the last rowid seen) while the memory count agrees; any other change
+(a delete, another process's rollback) re-reads it whole.
+"""
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+
+from reference.tracker.codec import from_db
+
+
+class WriteOrder:
+    """key hash -> rowid of a store's memories, kept in step with the table (see module docstring)."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self._lock = threading.Lock()
+        self._rowid: dict[int, int] = {}
+        self._last = 0
+
+    def _refresh(self) -> None:
+        conn = self.store.tracker.conn()
+        count, newest = conn.execute("SELECT count(*), coalesce(max(rowid), 0) FROM memories").fetchone()
+        if newest < self._last or count < len(self._rowid):
+            self._rowid, self._last = {}, 0
+        if newest > self._last:
+            for key, rowid in conn.execute("SELECT key_hash, rowid FROM memories WHERE rowid > ?", (self._last,)):
+                self._rowid[from_db(int(key))] = int(rowid)
+            self._last = newest
+        if len(self._rowid) != count:   # rows replaced below the mark: read everything again
+            self._rowid = {from_db(int(k)): int(r)
+                           for k, r in conn.execute("SELECT key_hash, rowid FROM memories")}
+
+    def ago(self, keys: np.ndarray) -> np.ndarray:
+        """Per key hash, how many memories were written after it (the newest: 0; unknown: the oldest)."""
+        with self._lock:
+            self._refresh()
+            return np.fromiter((self._last - self._rowid.get(int(k), 0) for k in keys), dtype=np.float64,
+                               count=len(keys))
