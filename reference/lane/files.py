@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from reference.lane.errors import LaneError
+
 FILES_KEY = "files_changed"
 _EMPTY = np.zeros(0, dtype=np.uint64)
 
@@ -39,14 +41,14 @@ def files_of(metadata: dict[str, Any] | None) -> list[str]:
 
 
 def check_paths(paths: object) -> tuple[str, ...]:
-    """Working paths as given by a caller: a list of non-empty strings (ValueError naming the bad one)."""
+    """Working paths as given by a caller: a list of non-empty strings (LaneError, a ValueError, naming the bad one)."""
     if paths is None:
         return ()
     if isinstance(paths, str) or not isinstance(paths, (list, tuple)):
-        raise ValueError(f"paths must be a list of file paths, got {type(paths).__name__}")
+        raise LaneError(f"paths must be a list of file paths, got {type(paths).__name__}")
     for p in paths:
         if not isinstance(p, str) or not p.strip():
-            raise ValueError(f"paths must hold non-empty strings; got {p!r}")
+            raise LaneError(f"paths must hold non-empty strings; got {p!r}")
     return tuple(dict.fromkeys(p.strip() for p in paths))
 
 

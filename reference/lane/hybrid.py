@@ -27,6 +27,7 @@ from one replay.
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
@@ -114,11 +115,20 @@ class LaneHybrid:
                           resolution.unknown)
 
     # -- step 2: the candidates and their relevance parts ------------------------------------
-    def features(self, query: str, flt: Any, paths: tuple[str, ...], f: Fusion) -> Features:
+    def features(self, query: str, flt: Any, paths: tuple[str, ...], f: Fusion,
+                 allowed: np.ndarray | None = None, near: np.ndarray | None = None) -> Features:
+        """The candidates inside `flt` (or, with `flt` None, inside the sorted key hashes `allowed`).
+
+        `near` (sorted key hashes) replaces the working paths' entity set: searched on its own too,
+        and flagged in `Features.entity` (the project layer passes the asked branch's memories)."""
         store = self.store
         qvec = store.memories.embed_query(query)
-        allowed = None if flt.empty else store.memories.candidates(flt)
-        near = self._near(paths, allowed)
+        if flt is not None:
+            allowed = None if flt.empty else store.memories.candidates(flt)
+        if near is None:
+            near = self._near(paths, allowed)
+        elif allowed is not None:
+            near = np.intersect1d(near, allowed, assume_unique=True)
         ev = self.first_stage.gather(query, qvec, allowed, f.depth)
         if near is not None and near.size:   # the working-path set is searched on its own too, so it is complete
             inner = self.first_stage.gather(query, qvec, near, f.depth)
@@ -200,7 +210,8 @@ class LaneHybrid:
             return []
         conn = self.store.tracker.conn()
         states = self.engine.feedback.all_states(conn)
-        final, factor = self.engine._final(conn, ft.keys[idx], ft.relevance(self.fusion)[idx], intents, states)
+        rel = ft.relevance(self.fusion)
+        final, factor = self.engine._final(conn, ft.keys[idx], rel[idx], intents, states)
         tier = ft.entity[idx].astype(np.float64)    # working-path entities first, then the rest
         order = np.lexsort((-final, -tier))
         # the top_k plus every memory tied with the k-th (ties go by id, which needs the rows)
@@ -212,13 +223,10 @@ class LaneHybrid:
         entries = self.store.tracker.memories.get_many(conn, [int(ft.keys[idx[j]]) for j in cut])
         ranked = sorted(((-float(tier[j]), -float(final[j]), entries[int(ft.keys[idx[j]])].id, j) for j in cut
                          if int(ft.keys[idx[j]]) in entries), key=lambda x: (x[0], x[1], x[2]))[:top_k]
-        hits = []
-        for _, _, _, j in ranked:
-            i = idx[j]
-            hit = self.engine._hit(entries[int(ft.keys[i])], float(final[j]), float(ft.raw_cosine[i]), intents,
-                                   float(factor[j]))
-            hits.append(hit)
-        return hits
+        return [dataclasses.replace(self.engine._hit(entries[int(ft.keys[idx[j]])], float(final[j]),
+                                                     float(ft.raw_cosine[idx[j]]), intents, float(factor[j])),
+                                    relevance=float(rel[idx[j]]))
+                for _, _, _, j in ranked]
 
 
 __all__ = ["FUSION", "Features", "Fusion", "LaneHybrid"]

@@ -4,8 +4,9 @@
 `memories` table, i.e. how many memories were written after it (deleted ones
 still count: a gap is cheaper than a recount and shifts every older memory
 alike). The map key hash -> rowid is cached and read incrementally (only rows
-above the last rowid seen) while the memory count agrees; any other change
-(a delete, another process's rollback) re-reads it whole.
+above the last rowid seen); a delete through this store (its delete listener)
+or a count that disagrees with the map (another process deleted and wrote)
+re-reads it whole, since SQLite may then reuse a rowid.
 """
 from __future__ import annotations
 
@@ -25,6 +26,11 @@ class WriteOrder:
         self._lock = threading.Lock()
         self._rowid: dict[int, int] = {}
         self._last = 0
+        store.add_delete_listener(self._forget)
+
+    def _forget(self, memory_id: str) -> None:
+        with self._lock:
+            self._rowid, self._last = {}, 0
 
     def _refresh(self) -> None:
         conn = self.store.tracker.conn()
