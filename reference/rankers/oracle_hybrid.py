@@ -15,6 +15,7 @@ from typing import Any
 from reference.knowledge import KnowledgeError, KnowledgeLayer
 from reference.memories.record import SearchHit
 from reference.rankers.base import Query
+from reference.rankers.working_paths import near_first
 
 OPTIONS = ("after", "before", "entity_filter", "min_relevance", "include_related")
 
@@ -29,6 +30,8 @@ class OracleHybridRanker:
         self.layer = KnowledgeLayer.for_store(store)
 
     def search(self, query: Query) -> list[SearchHit]:
+        if query.paths:   # the memories that touched the agent's working files first (working_paths.py)
+            return near_first(self.search, query)
         unknown = sorted(set(query.options) - set(OPTIONS))
         if unknown:
             raise KnowledgeError(f"oracle-hybrid: unknown option(s) {', '.join(unknown)}; known: {', '.join(OPTIONS)}")

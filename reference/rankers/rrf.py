@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from reference.memories.record import SearchHit
 from reference.rankers.base import Query
+from reference.rankers.working_paths import near_first
 from reference.rankers.galaxybrain import GalaxybrainRanker
 
 RRF_K = 60
@@ -53,6 +54,8 @@ class RRFRanker:
         self.galaxybrain = GalaxybrainRanker(store)
 
     def search(self, query: Query) -> list[SearchHit]:
+        if query.paths:   # the memories that touched the agent's working files first (working_paths.py)
+            return near_first(self.search, query)
         depth = max(self.depth, query.top_k)
         if query.text is None or not query.text.strip():
             return self.galaxybrain.search(Query(query.text, query.task, query.context, query.insights, query.tags,
