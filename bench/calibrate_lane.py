@@ -116,9 +116,99 @@ def calibrate(out=sys.stdout) -> dict:
     return dict(zip(("semantic", "max_share", "expansion", "recency", "half_life"), chosen))
 
 
+BRANCH = (0.0, 0.5, 1.0, 2.0, 4.0)
+
+
+def record_project(data: str) -> list[tuple]:
+    """Replay `<data>-branches` (calibration split) through the harness, recording what each branch-filtered
+    search weighed: (Features, scenario alias of each key, grades) per judged query."""
+    from bench.run import run_suite
+    from bench.scenario.loader import load_scenario
+    from reference.project.ranking import BranchRanking
+    from bench.cli.scenarios_cmd import history_generator
+
+    lines, truth = _scenario_lines(data, "branches")
+    calls: list[tuple] = []
+    real = BranchRanking.features
+
+    def spy(self, query, cands, own):
+        ft = real(self, query, cands, own)
+        rows = self.store.tracker.memories.get_many(self.store.tracker.conn(), [int(k) for k in ft.keys])
+        # a commit memory is the scenario's alias c<sha10> (scenarios/generators/history/common.py)
+        ids = {k: f"c{e.metadata.get('commit_sha', '')[:10]}" for k, e in rows.items()}
+        calls.append((query, ft, ids))
+        return ft
+
+    with tempfile.TemporaryDirectory(prefix="calibrate-project-") as tmp:
+        name = lines[0]["scenario"]
+        history_generator().common.write_outputs(name, lines, [(q, d, g) for q, r in truth.items()
+                                                               for d, g in r.items()], Path(tmp), Path(tmp))
+        sc = load_scenario(Path(tmp) / f"{name}.jsonl", Path(tmp))
+        BranchRanking.features = spy
+        try:
+            run_suite("reference", [sc], Path(tmp) / "run")
+        finally:
+            BranchRanking.features = real
+    asked = [st for st in lines[1:] if st.get("tool") == "project_memory_search"
+             and st["args"].get("filtered", True) and (st["args"].get("query") or "").strip()]
+    if len(asked) != len(calls):
+        raise RuntimeError(f"{data}: {len(asked)} branch searches in the scenario, {len(calls)} recorded")
+    out = []
+    for st, (query, ft, ids) in zip(asked, calls):
+        if st["args"]["query"] != query:
+            raise RuntimeError(f"{data}: recorded query out of order at {st.get('id')}")
+        if st.get("id") in truth:
+            out.append((ft, ids, truth[st["id"]]))
+    return out
+
+
+def calibrate_project(out=sys.stdout) -> dict:
+    """Fit the project layer's BRANCH_WEIGHT, recency and half-life (reference/project/ranking.py)."""
+    from bench.metrics.ndcg import ndcg
+    from reference.project import ranking
+    rows = {d: record_project(d) for d in DATASETS}
+    n = sum(len(r) for r in rows.values())
+    base = ranking.BRANCH_FUSION
+    scores = {}
+    for b, r, h in itertools.product(BRANCH, RECENCY, HALF_LIFE):
+        if r == 0 and h != HALF_LIFE[0]:
+            continue
+        f = Fusion_(base, r, h)
+        per = []
+        for rs in rows.values():
+            vals = []
+            for ft, ids, grades in rs:
+                score = ft.relevance(f) + b * ft.entity
+                order = np.argsort(-score, kind="stable")[:10]
+                vals.append(ndcg([ids.get(int(ft.keys[i]), "") for i in order], grades))
+            per.append(np.mean(vals))
+        scores[(b, r, h)] = float(np.mean(per))
+    committed = (ranking.BRANCH_WEIGHT, base.recency, base.half_life)
+    best = max(scores.values())
+    tied = [k for k, v in scores.items() if best - v <= 1.0 / n]
+    chosen = committed if committed in tied else max(tied, key=lambda k: scores[k])
+    print(f"## Project memory inside the branch filter, calibration split ({n} judged queries, "
+          f"{', '.join(d + '-branches' for d in rows)})", file=out)
+    print("| branch weight | recency | half_life | mean nDCG@10 |\n|---|---|---|---|", file=out)
+    for k in sorted(scores, key=lambda k: -scores[k])[:12]:
+        print("| " + " | ".join(str(x) for x in k) + f" | {scores[k]:.4f} |", file=out)
+    print(f"relevance alone (branch weight 0, no prior): {scores.get((0.0, 0.0, HALF_LIFE[0]), float('nan')):.4f}; "
+          f"committed {committed}: {scores.get(committed, float('nan')):.4f}", file=out)
+    print(f"chosen: BRANCH_WEIGHT {chosen[0]}, recency {chosen[1]}, half_life {chosen[2]} "
+          f"(mean nDCG@10 {scores[chosen]:.4f})", file=out)
+    return dict(zip(("branch_weight", "recency", "half_life"), chosen))
+
+
+def Fusion_(base, recency: float, half_life: float):
+    import dataclasses
+    return dataclasses.replace(base, recency=recency, half_life=half_life)
+
+
 def main(argv: list[str] | None = None) -> int:
-    argparse.ArgumentParser(prog="python3 -m bench.calibrate_lane", description=__doc__.split("\n")[0]).parse_args(argv)
-    calibrate()
+    ap = argparse.ArgumentParser(prog="python3 -m bench.calibrate_lane", description=__doc__.split("\n")[0])
+    ap.add_argument("--project", action="store_true", help="fit the project layer's branch ranking instead")
+    args = ap.parse_args(argv)
+    calibrate_project() if args.project else calibrate()
     return 0
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from reference.lane.hybrid import Fusion, LaneHybrid
+from reference.lane.hybrid import Features, Fusion, LaneHybrid
 from reference.memory_record import SearchHit
 
 BRANCH_FUSION = Fusion(semantic=0.1, expansion=0.6, recency=0.3, half_life=50.0)
@@ -36,6 +36,11 @@ class BranchRanking:
         self.branch_weight = BRANCH_WEIGHT if branch_weight is None else branch_weight
         self.hybrid = LaneHybrid(store, engine=None, fusion=self.fusion)
 
+    def features(self, query: str, cands: np.ndarray, own: np.ndarray | None) -> Features:
+        """The candidates among `cands` and their relevance parts; `entity` marks the asked branch's
+        memories (`own`), which are searched on their own too, so that all of them are weighed."""
+        return self.hybrid.features(query, None, (), self.fusion, allowed=cands, near=own)
+
     def search(self, query: str, top_k: int, allowed: list[str], asked: str | None) -> list[SearchHit]:
         """The best `top_k` memories of the `allowed` branches; `asked` (not the default) gets the branch prior."""
         store = self.store
@@ -46,9 +51,7 @@ class BranchRanking:
             if not nonempty or top_k <= 0:
                 return []
             cands = np.unique(np.concatenate(nonempty))
-            own = labels[allowed.index(asked)] if asked is not None else None
-            # the asked branch is searched on its own too (`near`), so its memories are all weighed
-            ft = self.hybrid.features(query, None, (), self.fusion, allowed=cands, near=own)
+            ft = self.features(query, cands, labels[allowed.index(asked)] if asked is not None else None)
             if ft.keys.size == 0:
                 return []
             score = ft.relevance(self.fusion) + self.branch_weight * ft.entity
