@@ -116,7 +116,8 @@ def calibrate(out=sys.stdout) -> dict:
     return dict(zip(("semantic", "max_share", "expansion", "recency", "half_life"), chosen))
 
 
-BRANCH = (0.0, 0.5, 1.0, 2.0, 4.0)
+BRANCH = (0.0, 1.0, 2.0, 4.0, 8.0)
+PROJECT_RECENCY = (0.0, 0.8, 1.2, 2.0, 3.0, 5.0)
 
 
 def record_project(data: str) -> list[tuple]:
@@ -170,7 +171,7 @@ def calibrate_project(out=sys.stdout) -> dict:
     n = sum(len(r) for r in rows.values())
     base = ranking.BRANCH_FUSION
     scores = {}
-    for b, r, h in itertools.product(BRANCH, RECENCY, HALF_LIFE):
+    for b, r, h in itertools.product(BRANCH, PROJECT_RECENCY, HALF_LIFE):
         if r == 0 and h != HALF_LIFE[0]:
             continue
         f = Fusion_(base, r, h)

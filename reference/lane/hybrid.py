@@ -49,13 +49,14 @@ class Fusion:
 
     Values: `python3 -m bench.calibrate_lane` on the calibration split (it prints the grid and the choice)."""
 
-    semantic: float = 0.1
-    expansion: float = 0.6
-    recency: float = 0.3
-    half_life: float = 50.0    # memories written since, at which the prior has fallen to 1/e
-    depth: int = 100           # each first-stage list's length
-    seeds: int = 8             # best first-stage hits whose files are expanded
-    max_share: float = 0.05    # a file touched by more than this share of the memories is a hub: not expanded
+    semantic: float = 0.3
+    expansion: float = 2.5
+    recency: float = 1.2
+    half_life: float = 25.0    # memories written since, at which the prior has fallen to 1/e
+    depth: int = 100           # each first-stage list's length (set a priori)
+    seeds: int = 8             # best first-stage hits whose files are expanded (set a priori)
+    max_share: float = 1.0     # a file touched by more than this share of the memories is a hub: not expanded
+    # (calibration chose 1.0: no file is cut, idf alone discounts the common ones)
 
 
 FUSION = Fusion()

@@ -23,8 +23,8 @@ import numpy as np
 from reference.lane.hybrid import Features, Fusion, LaneHybrid
 from reference.memory_record import SearchHit
 
-BRANCH_FUSION = Fusion(semantic=0.1, expansion=0.6, recency=0.3, half_life=50.0)
-BRANCH_WEIGHT = 2.0
+BRANCH_FUSION = Fusion(recency=2.0, half_life=50.0)   # Memory Lane's fitted parts; recency, half-life: --project
+BRANCH_WEIGHT = 4.0
 
 
 class BranchRanking:
