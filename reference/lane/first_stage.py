@@ -22,7 +22,7 @@ import numpy as np
 
 from reference.tracker import fts_match
 from reference.tracker.fts_topk import ranked_matches
-from reference.vector_search import KIND_TAGS
+from reference.vectors.search import KIND_TAGS
 
 _EMPTY_KEYS = np.zeros(0, dtype=np.uint64)
 

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from reference.lane.hybrid import Features, Fusion, LaneHybrid
-from reference.memory_record import SearchHit
+from reference.memories.record import SearchHit
 
 BRANCH_FUSION = Fusion(recency=2.0, half_life=50.0)   # Memory Lane's fitted parts; recency, half-life: --project
 BRANCH_WEIGHT = 4.0

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from reference.memory_record import SearchHit
+from reference.memories.record import SearchHit
 from reference.rankers.base import Query
 
 FILES_KEY = "files_changed"

@@ -23,14 +23,13 @@ def _ids(hits):
 @pytest.fixture(scope="module")
 def notes(module_store, backend_clock):
     b = module_store.backend
-    out = {}
+    out = {"near": b.write_memory("Kwpsession tweak", task="task:refactor",   # the oldest, the weakest match
+                                  metadata={"files_changed": ["src/kwp/session.py"]})}
+    backend_clock.advance(10)
     for i in range(6):
         out[f"loud{i}"] = b.write_memory(f"Kwpsession cookie refresh race fixed in variant {i}", task="task:debug",
-                                         metadata={"files_changed": [f"web/kwp_view{i}.py"]})
+                                         metadata={"files_changed": [f"web/kwp_view{i}.py", f"tests/kwp{i}.py"]})
         backend_clock.advance(10)
-    out["near"] = b.write_memory("Kwpsession cookie tweak", task="task:refactor",
-                                 metadata={"files_changed": ["src/kwp/session.py", "tests/test_kwp.py"]})
-    backend_clock.advance(10)
     return out
 
 
@@ -45,7 +44,7 @@ def test_a_memory_that_touched_a_working_path_ranks_first(backend, notes):
 def test_filters_still_apply_with_paths(backend, notes):
     if C.MEMORY_FILTERS not in backend.capabilities:
         pytest.skip("no memory.filters")
-    got = _ids(backend.search_memories("Kwpsession cookie", task="task:debug", top_k=10,
+    got = _ids(backend.search_memories("Kwpsession tweak", task="task:debug", top_k=10,
                                        paths=["src/kwp/session.py"]))
     assert got and notes["near"] not in got
 
