@@ -54,6 +54,7 @@ class MemoryLane:
         self.recalls = RecallTable(redact)
         self.engine = LaneSearch(store, self.floors, self.feedback_table)
         self.hybrid = LaneHybrid(store, self.engine)   # ranker mode: keyword + semantic first stage
+        self.seed_ranker = tuning_of(store).lane_ranker == "seed"   # seed-defaults: ranker mode by cosine alone
         self._known: tuple[tuple, list[str], EntityResolver] | None = None
         store.add_delete_listener(self._forget)
 
@@ -169,7 +170,7 @@ class MemoryLane:
         store = self.memstore
         with store.telemetry.measure("query", "memory", mode=mode) as ev:
             exclude = self.recalls.recalled(store.tracker.conn(), session_id) if session_id is not None else set()
-            if mode == "lane":
+            if mode == "lane" and not self.seed_ranker:
                 result = self.hybrid.run(query, self.resolve(query, entities), top_k=top_k, exclude=exclude,
                                          filters=filters, paths=paths)
             else:

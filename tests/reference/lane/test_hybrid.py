@@ -115,3 +115,14 @@ def test_paths_are_checked_with_a_clear_error():
         with pytest.raises(ValueError, match="paths"):
             check_paths(bad)
     assert files_of({"files_changed": ["x", 3, "x", ""]}) == ["x"]
+
+
+def test_seed_defaults_rank_by_cosine_alone(tmp_path):
+    """`reference:<ranker>+seed-defaults` shows the seed's own design: the keyword-only match is dropped again."""
+    from reference.tuning import SEED_DEFAULTS, use_tuning
+    with MemoryStore.open(tmp_path, clock=LogicalClock(1_700_000_000.0)) as s:
+        use_tuning(s, SEED_DEFAULTS)
+        filler = " ".join(f"word{i}" for i in range(80))
+        _write(s, f"Fix upsert_all when the key is compound. {filler}")
+        lane = MemoryLane.for_store(s)
+        assert lane.search("upsert_all compound").ids == [] and lane.search("upsert_all compound").floor == 0.5
