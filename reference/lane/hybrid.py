@@ -193,7 +193,8 @@ class LaneHybrid:
         return out
 
     def _count(self, conn: Any) -> int:
-        return int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
+        """How many memories the store holds, from the label index (no table scan)."""
+        return int(self.store.memories.filter_index.labelled_many(conn, [("all",)])[0].size)
 
     # -- steps 3 and 4 ------------------------------------------------------------------------
     def _ranked(self, ft: Features, floor: float | None, intents: frozenset, top_k: int,

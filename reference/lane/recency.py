@@ -34,7 +34,8 @@ class WriteOrder:
 
     def _refresh(self) -> None:
         conn = self.store.tracker.conn()
-        count, newest = conn.execute("SELECT count(*), coalesce(max(rowid), 0) FROM memories").fetchone()
+        newest = conn.execute("SELECT coalesce(max(rowid), 0) FROM memories").fetchone()[0]
+        count = int(self.store.memories.filter_index.labelled_many(conn, [("all",)])[0].size)   # no table scan
         if newest < self._last or count < len(self._rowid):
             self._rowid, self._last = {}, 0
         if newest > self._last:
