@@ -2,6 +2,7 @@
 
     python3 -m bench.calibrate             # fit and print the chosen values
     python3 -m bench.calibrate --compare   # also: scored scenarios with the chosen vs the seeds' values
+    python3 -m bench.calibrate --lane      # also: Memory Lane's ranker mode, project branch ranking (calibrate_lane)
 
 `codemem-bench run` shows the same comparison in its report for the reference
 backend (`reference:seed-defaults`, bench/seed_defaults.py).
@@ -182,8 +183,14 @@ def compare(out=sys.stdout) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python3 -m bench.calibrate", description=__doc__.split("\n")[0])
     ap.add_argument("--compare", action="store_true", help="also replay the scored scenarios with tuned and seed values")
+    ap.add_argument("--lane", action="store_true", help="also fit Memory Lane's ranker mode and the project layer's "
+                    "branch ranking (bench/calibrate_lane.py; about 15 minutes)")
     args = ap.parse_args(argv)
     calibrate()
+    if args.lane:
+        from bench import calibrate_lane
+        calibrate_lane.calibrate()
+        calibrate_lane.calibrate_project()
     if args.compare:
         compare()
     return 0
