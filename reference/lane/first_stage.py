@@ -71,12 +71,16 @@ class StoreHybridStage:
             kw = ranked_matches(self.store.tracker.conn(), match, depth, allowed, memories.keyword_index)
         tags = None if allowed is not None else [KIND_TAGS["memory"]]
         vec = memories.vectors.topk(qvec, depth, allowed, tags=tags)
-        lex = {int(h): max(float(s), 0.0) for h, s in kw}
-        cos = {int(h): float(s) for h, s in vec}
-        keys = np.fromiter(sorted(lex.keys() | cos.keys()), dtype=np.uint64)
-        lexical = np.fromiter((lex.get(int(k), 0.0) for k in keys), dtype=np.float64, count=keys.size)
-        missing = np.fromiter((int(k) not in cos for k in keys), dtype=bool, count=keys.size)
-        cosine = np.fromiter((cos.get(int(k), 0.0) for k in keys), dtype=np.float64, count=keys.size)
+        kw_keys = np.fromiter((h for h, _ in kw), dtype=np.uint64, count=len(kw))
+        kw_scores = np.fromiter((s for _, s in kw), dtype=np.float64, count=len(kw))
+        vec_keys = np.fromiter((h for h, _ in vec), dtype=np.uint64, count=len(vec))
+        vec_scores = np.fromiter((s for _, s in vec), dtype=np.float64, count=len(vec))
+        keys = np.union1d(kw_keys, vec_keys)   # sorted, unique (each list names a key once)
+        lexical, cosine = np.zeros(keys.size), np.zeros(keys.size)
+        lexical[np.searchsorted(keys, kw_keys)] = np.maximum(kw_scores, 0.0)
+        missing = np.ones(keys.size, dtype=bool)
+        pos = np.searchsorted(keys, vec_keys)
+        cosine[pos], missing[pos] = vec_scores, False
         if missing.any():
             cosine[missing] = self.cosines(qvec, keys[missing])
         return Evidence(keys, lexical, cosine)

@@ -153,7 +153,8 @@ class LaneHybrid:
         new[pos] = False
         if new.any():
             cos[new] = self.first_stage.cosines(qvec, keys[new])
-        sh = np.fromiter((shared.get(int(k), 0.0) for k in keys), dtype=np.float64, count=keys.size)
+        get = shared.get
+        sh = np.fromiter((get(k, 0.0) for k in keys.tolist()), dtype=np.float64, count=keys.size)
         entity = np.zeros(keys.size, dtype=bool) if near is None else np.isin(keys, near)
         return Features(keys, _scaled(lex), _scaled(np.maximum(cos, 0.0)), _scaled(sh), self.order.ago(keys),
                         cos, entity)

@@ -50,5 +50,5 @@ class WriteOrder:
         """Per key hash, how many memories were written after it (the newest: 0; unknown: the oldest)."""
         with self._lock:
             self._refresh()
-            return np.fromiter((self._last - self._rowid.get(int(k), 0) for k in keys), dtype=np.float64,
-                               count=len(keys))
+            get = self._rowid.get
+            return self._last - np.fromiter((get(k, 0) for k in keys.tolist()), dtype=np.float64, count=len(keys))
