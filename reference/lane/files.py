@@ -74,13 +74,14 @@ class FileHolders:
 
 
 def expansion(seeds: list[tuple[float, list[str]]], holders: dict[str, np.ndarray], total: int,
-              max_share: float) -> dict[int, float]:
+              max_share: float, max_holders: int | None = None) -> dict[int, float]:
     """key hash -> summed weight of the seeds' files it touched.
 
     `seeds` are (score, files) of the first-stage hits expanded. A file's weight
     is the sum of the scores of the seeds that touched it times ln(total / df),
     df = the memories that touched it; a file more than `max_share` of the
-    memories touched (a hub: the changelog, the main module) carries nothing.
+    memories touched (a hub: the changelog, the main module) carries nothing, and so does one more than
+    `max_holders` memories touched (a bound on the work per query, whatever the store's size).
     """
     weight: dict[str, float] = defaultdict(float)
     for score, files in seeds:
@@ -89,7 +90,7 @@ def expansion(seeds: list[tuple[float, list[str]]], holders: dict[str, np.ndarra
     out: dict[int, float] = defaultdict(float)
     for f, w in weight.items():
         arr = holders.get(f)
-        if arr is None or arr.size == 0 or arr.size > max_share * total:
+        if arr is None or arr.size == 0 or arr.size > max_share * total or (max_holders and arr.size > max_holders):
             continue
         idf = math.log(max(total, 1) / arr.size)
         if idf <= 0:

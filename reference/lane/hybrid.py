@@ -57,6 +57,8 @@ class Fusion:
     seeds: int = 8             # best first-stage hits whose files are expanded (set a priori)
     max_share: float = 1.0     # a file touched by more than this share of the memories is a hub: not expanded
     # (calibration chose 1.0: no file is cut, idf alone discounts the common ones)
+    max_holders: int = 1000    # nor one touched by more memories than this: a cost bound, set a priori (no
+    #                            calibration file comes near it: the largest history has 1,822 memories)
 
 
 FUSION = Fusion()
@@ -186,7 +188,7 @@ class LaneHybrid:
             seeds.append((1.0, list(paths)))
         files = {p for _, fs in seeds for p in fs}
         total = self._count(conn)
-        out = expansion(seeds, self.files.holders(files), total, f.max_share)
+        out = expansion(seeds, self.files.holders(files), total, f.max_share, f.max_holders)
         if allowed is not None and out:
             ks = np.fromiter(out.keys(), dtype=np.uint64, count=len(out))
             ok = set(np.intersect1d(ks, allowed).tolist())

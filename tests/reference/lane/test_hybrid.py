@@ -126,3 +126,9 @@ def test_seed_defaults_rank_by_cosine_alone(tmp_path):
         _write(s, f"Fix upsert_all when the key is compound. {filler}")
         lane = MemoryLane.for_store(s)
         assert lane.search("upsert_all compound").ids == [] and lane.search("upsert_all compound").floor == 0.5
+
+
+def test_expansion_skips_a_file_with_more_holders_than_the_bound():
+    holders = {"a.py": np.asarray([1, 2], dtype=np.uint64), "big.py": np.asarray(range(10, 14), dtype=np.uint64)}
+    got = expansion([(1.0, ["a.py", "big.py"])], holders, total=1000, max_share=1.0, max_holders=3)
+    assert set(got) == {1, 2}
