@@ -9,7 +9,9 @@ never in a suite, never scored) for the three datasets, and replayed into an
 in-process reference store. At each judged query the lane's candidate features
 are recorded once per setting of the parts that change the candidate set
 (semantic weight, hub share); the other weights are then searched over a grid
-offline. The objective is the mean nDCG@10 over the nine calibration scenarios;
+offline (history memories carry no lane type and the queries rarely an intent word, so the type, intent
+and feedback factors are equal for all candidates and the relevance alone orders them; the working-path
+set first, as the ranker puts it). The objective is the mean nDCG@10 over the nine calibration scenarios;
 ties (within one query's share of the mean) go to the committed values. It
 prints the grid's best settings and the choice.
 """

@@ -89,8 +89,10 @@ def _scaled(x: np.ndarray) -> np.ndarray:
 class LaneHybrid:
     """Ranker-mode search of one store (see the module docstring)."""
 
-    def __init__(self, store: Any, engine: LaneSearch, first_stage: FirstStage | None = None,
+    def __init__(self, store: Any, engine: LaneSearch | None, first_stage: FirstStage | None = None,
                  fusion: Fusion | None = None) -> None:
+        """`engine` (the lane's LaneSearch: floors, type weights, feedback) is needed by `run`; `features`
+        alone works without it (the project layer's branch ranking)."""
         self.store, self.engine = store, engine
         self.first_stage = first_stage or StoreHybridStage(store)
         self.fusion = fusion or FUSION
