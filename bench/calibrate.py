@@ -3,6 +3,7 @@
     python3 -m bench.calibrate             # fit and print the chosen values
     python3 -m bench.calibrate --compare   # also: scored scenarios with the chosen vs the seeds' values
     python3 -m bench.calibrate --lexical-data DIR   # the history calibration scenarios already built in DIR
+    python3 -m bench.calibrate --lane      # also: Memory Lane's ranker mode, project branch ranking (calibrate_lane)
 
 `codemem-bench run` shows the same comparison in its report for the reference
 backend (`reference:seed-defaults`, bench/seed_defaults.py).
@@ -190,11 +191,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lexical-data", type=Path, metavar="DIR",
                     help="folder holding the history calibration scenarios (else they are built, about 10 s)")
     ap.add_argument("--skip-lexical", action="store_true", help="leave out the lexical ranking's fit (several minutes)")
+    ap.add_argument("--lane", action="store_true", help="also fit Memory Lane's ranker mode and the project layer's "
+                    "branch ranking (bench/calibrate_lane.py; about 15 minutes)")
     args = ap.parse_args(argv)
     calibrate()
     if not args.skip_lexical:
         from bench import calibrate_lexical
         calibrate_lexical.main(["--data", str(args.lexical_data)] if args.lexical_data else [])
+    if args.lane:
+        from bench import calibrate_lane
+        calibrate_lane.calibrate()
+        calibrate_lane.calibrate_project()
     if args.compare:
         compare()
     return 0

@@ -15,6 +15,7 @@ from reference.lexical.layer import LexicalLayer
 from reference.lexical.params import RERANK_CANDIDATES, RERANK_WEIGHT, SEED, params_for
 from reference.memories.record import SearchHit
 from reference.rankers.base import Query
+from reference.rankers.working_paths import near_first
 from reference.store import MemoryStore
 
 
@@ -29,6 +30,9 @@ class GalaxybrainRanker:
         self.lexical = LexicalLayer.for_store(store)
 
     def search(self, query: Query) -> list[SearchHit]:
+        """The filtered memories ranked; with working paths, the memories that touched them first (working_paths.py)."""
+        if query.paths:
+            return near_first(self.search, query)
         if query.text is None or not query.text.strip() or self.params is SEED:
             return self.store.search_memories(query.text, task=query.task, context=query.context,
                                               insights=query.insights, tags=query.tags, top_k=query.top_k,

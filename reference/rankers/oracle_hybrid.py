@@ -37,6 +37,7 @@ from reference.lexical.layer import LexicalLayer
 from reference.lexical.params import SEED, params_for
 from reference.memories.record import SearchHit
 from reference.rankers.base import Query
+from reference.rankers.working_paths import near_first
 
 OPTIONS = ("after", "before", "entity_filter", "min_relevance", "include_related")
 POOL_FACTOR = 2   # the seed's `limit * 2` candidates before enrichment
@@ -54,6 +55,8 @@ class OracleHybridRanker:
         self.lexical = LexicalLayer.for_store(store)
 
     def search(self, query: Query) -> list[SearchHit]:
+        if query.paths:   # the memories that touched the agent's working files first (working_paths.py)
+            return near_first(self.search, query)
         unknown = sorted(set(query.options) - set(OPTIONS))
         if unknown:
             raise KnowledgeError(f"oracle-hybrid: unknown option(s) {', '.join(unknown)}; known: {', '.join(OPTIONS)}")

@@ -23,6 +23,7 @@ from reference.lexical.params import SEED, params_for
 from reference.memories.record import SearchHit
 from reference.rankers.base import Query
 from reference.rankers.galaxybrain import GalaxybrainRanker, hits_of
+from reference.rankers.working_paths import near_first
 
 RRF_K = 60
 DEPTH = 100
@@ -58,6 +59,8 @@ class RRFRanker:
         self.lexical = LexicalLayer.for_store(store)
 
     def search(self, query: Query) -> list[SearchHit]:
+        if query.paths:   # the memories that touched the agent's working files first (working_paths.py)
+            return near_first(self.search, query)
         depth = max(self.depth, query.top_k)
         if query.text is None or not query.text.strip():
             return self.galaxybrain.search(Query(query.text, query.task, query.context, query.insights, query.tags,
