@@ -14,7 +14,7 @@ such scenario's report section:
 
 A scenario is affected when a step calls a tool whose answer the constants
 shape (`TUNED_TOOLS`: knowledge search and relationships, Memory Lane finds
-and injections), or, for a ranker built on fitted constants (every ranker:
+and injections, file localisation), or, for a ranker built on fitted constants (every ranker:
 the lexical ones, and Memory Lane's floors), any memory search. Other scenarios are not
 replayed, which keeps the cost to a few scenarios of the default suite.
 """
@@ -27,7 +27,8 @@ from bench.scenario.model import Scenario
 from reference.rankers import DEFAULT_RANKER
 
 SEED = "seed-defaults"
-TUNED_TOOLS = frozenset({"oracle_search", "oracle_relationships", "memory-lane_find", "memory-lane_inject"})
+TUNED_TOOLS = frozenset({"oracle_search", "oracle_relationships", "memory-lane_find", "memory-lane_inject",
+                         "project_locate_files"})   # the last: reference/lexical/files.py's FILES_TUNED
 SEARCH_TOOLS = frozenset({"memory_search_structured", "memory_search"})
 # every ranker but Memory Lane ranks with the lexical constants (reference/lexical/params.py); Memory Lane with its floors
 RANKERS_ON_TUNED_LAYERS = frozenset({"galaxybrain", "oracle-hybrid", "memory-lane", "rrf"})

@@ -153,6 +153,7 @@ class LexicalLayer:
         """`files.file_scores`: the `k` files most likely touched by the work `query` describes, (path, score)
         best first, from the memories among the key hashes `allowed` (all when None; e.g. a branch filter)."""
         with self._lock:
+            self.sync()   # before the rows are counted for `allowed`
             scores = self.scores(query, params.with_(vector_weight=0.0), None, self.allowed_rows(allowed))
             return file_scores(self.index, self.files, query, scores, fparams)[:k]
 
@@ -176,6 +177,7 @@ class LexicalLayer:
         (when `params.vector_weight` > 0) takes the `VECTOR_POOL` nearest memories."""
         vector = self.vector(query, allowed) if params.vector_weight > 0.0 else None
         with self._lock:
+            self.sync()   # before the rows are counted for `allowed`
             scores = self.scores(query, params, vector, self.allowed_rows(allowed))
             return [(self.index.ids[r], s) for r, s in top_rows(scores, k, self.index.ids)]
 
@@ -184,6 +186,7 @@ class LexicalLayer:
         """`ranking.semantic_rerank` of the `candidates` best under `params` (its vector part off): the lexical
         score plus `weight` x the query's cosine with each candidate; (memory id, score), best first."""
         with self._lock:
+            self.sync()   # before the rows are counted for `allowed`
             scores = self.scores(query, params.with_(vector_weight=0.0), None, self.allowed_rows(allowed))
             ids, hashes = self.index.ids, self._hashes
 

@@ -67,4 +67,4 @@ class FileParams:
 
 
 # fitted by bench/calibrate_lexical.py on the files task's calibration split (with TUNED for the memories)
-FILES_TUNED = FileParams(top=50, path_weight=0.5, recency_weight=0.3, recency_scale=50.0)
+FILES_TUNED = FileParams(top=20, path_weight=0.5, recency_weight=0.3, recency_scale=100.0)

@@ -1,6 +1,7 @@
 """`LexicalLayer` follows the store: writes, batches, rollbacks, deletes, metadata updates, other store objects."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from reference.clock import LogicalClock
@@ -19,8 +20,12 @@ def _fresh(store: MemoryStore) -> LexicalIndex:
 
 
 def _same(layer: LexicalLayer, store: MemoryStore, query: str) -> None:
-    got = layer.ranked(query, TUNED.with_(vector_weight=0.0, recency_weight=0.0), 50)
     want_index = _fresh(store)
+    # a filtered ranking right after a write counts the new rows too (the filter mask matches the index)
+    newest = max(want_index.row_of, key=want_index.row_of.get)
+    kh = np.asarray([store.get_memory(newest).key_hash], dtype=np.uint64)
+    assert all(m == newest for m, _ in layer.ranked(query, TUNED.with_(vector_weight=0.0), 5, kh))
+    got = layer.ranked(query, TUNED.with_(vector_weight=0.0, recency_weight=0.0, max_share=1.0), 50)
     s = want_index.bm25(query, TUNED.k1, TUNED.b)
     assert sorted(layer.index.row_of) == sorted(want_index.row_of)
     assert {m for m, _ in got} == {want_index.ids[r] for r in range(len(s)) if s[r] > 0}
