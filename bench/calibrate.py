@@ -2,6 +2,8 @@
 
     python3 -m bench.calibrate             # fit and print the chosen values
     python3 -m bench.calibrate --compare   # also: scored scenarios with the chosen vs the seeds' values
+    python3 -m bench.calibrate --lexical-data DIR   # the history calibration scenarios already built in DIR
+    python3 -m bench.calibrate --lane      # also: Memory Lane's ranker mode, project branch ranking (calibrate_lane)
 
 `codemem-bench run` shows the same comparison in its report for the reference
 backend (`reference:seed-defaults`, bench/seed_defaults.py).
@@ -24,6 +26,10 @@ the seed's:
   `relationship_accuracy` (the seed has no such constant: ties go to the
   smallest value, where the marker alone decides most).
 - DECAY_WEIGHT (reference/knowledge/hybrid.py): the best `search_ndcg@10`.
+- the lexical ranking (reference/lexical/params.py: BM25 k1 and b, vector,
+  expansion and recency weights, galaxybrain's re-rank) and the default
+  ranker (reference/rankers/registry.py): bench/calibrate_lexical.py, on the
+  history tasks' calibration scenarios of all three datasets.
 
 Seed values (the `seed` column): floors 0.50 / 0.40 (seed 004), relate 0.5
 (seed 001 `similarity > 0.5`), decay weight 1.0 (seed 001: score x relevance).
@@ -182,8 +188,20 @@ def compare(out=sys.stdout) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python3 -m bench.calibrate", description=__doc__.split("\n")[0])
     ap.add_argument("--compare", action="store_true", help="also replay the scored scenarios with tuned and seed values")
+    ap.add_argument("--lexical-data", type=Path, metavar="DIR",
+                    help="folder holding the history calibration scenarios (else they are built, about 10 s)")
+    ap.add_argument("--skip-lexical", action="store_true", help="leave out the lexical ranking's fit (several minutes)")
+    ap.add_argument("--lane", action="store_true", help="also fit Memory Lane's ranker mode and the project layer's "
+                    "branch ranking (bench/calibrate_lane.py; about 15 minutes)")
     args = ap.parse_args(argv)
     calibrate()
+    if not args.skip_lexical:
+        from bench import calibrate_lexical
+        calibrate_lexical.main(["--data", str(args.lexical_data)] if args.lexical_data else [])
+    if args.lane:
+        from bench import calibrate_lane
+        calibrate_lane.calibrate()
+        calibrate_lane.calibrate_project()
     if args.compare:
         compare()
     return 0

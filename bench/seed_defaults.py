@@ -2,7 +2,8 @@
 
 Some of the reference's constants were fitted on the calibration split
 (`bench/calibrate.py`): Memory Lane's floors, `RELATE_THRESHOLD`,
-`DECAY_WEIGHT`. `codemem-bench run` with `reference` or `reference:<ranker>`
+`DECAY_WEIGHT`, and the lexical ranking's (`reference/lexical/params.py`:
+BM25 k1 and b, the vector, expansion and recency weights, galaxybrain's re-rank). `codemem-bench run` with `reference` or `reference:<ranker>`
 replays, after the suite, the scenarios those constants can move with the
 same backend at the seeds' values (`reference:[<ranker>+]seed-defaults`,
 `reference.tuning.SEED_DEFAULTS`), and puts the figures side by side in each
@@ -13,8 +14,8 @@ such scenario's report section:
 
 A scenario is affected when a step calls a tool whose answer the constants
 shape (`TUNED_TOOLS`: knowledge search and relationships, Memory Lane finds
-and injections), or, for a ranker built on the knowledge layer or the lane
-(`oracle-hybrid`, `memory-lane`), any memory search. Other scenarios are not
+and injections, file localisation), or, for a ranker built on fitted constants (every ranker:
+the lexical ones, and Memory Lane's floors), any memory search. Other scenarios are not
 replayed, which keeps the cost to a few scenarios of the default suite.
 """
 from __future__ import annotations
@@ -23,11 +24,14 @@ from pathlib import Path
 from typing import Any
 
 from bench.scenario.model import Scenario
+from reference.rankers import DEFAULT_RANKER
 
 SEED = "seed-defaults"
-TUNED_TOOLS = frozenset({"oracle_search", "oracle_relationships", "memory-lane_find", "memory-lane_inject"})
+TUNED_TOOLS = frozenset({"oracle_search", "oracle_relationships", "memory-lane_find", "memory-lane_inject",
+                         "project_locate_files"})   # the last: reference/lexical/files.py's FILES_TUNED
 SEARCH_TOOLS = frozenset({"memory_search_structured", "memory_search"})
-RANKERS_ON_TUNED_LAYERS = frozenset({"oracle-hybrid", "memory-lane"})
+# every ranker but Memory Lane ranks with the lexical constants (reference/lexical/params.py); Memory Lane with its floors
+RANKERS_ON_TUNED_LAYERS = frozenset({"galaxybrain", "oracle-hybrid", "memory-lane", "rrf"})
 # the figures shown: the headline nDCG, the check rate, and each extra metric a fitted constant can move
 FIGURES = ("ndcg@10", "check_rate", "search_ndcg@10", "relationship_accuracy", "relationship_typed_precision",
            "lane_intent_hit_rate", "lane_intent_boost_accuracy", "lane_feedback_accuracy", "lane_floor_accuracy",
@@ -39,13 +43,13 @@ def seed_spec(backend_spec: str) -> str | None:
     name, _, option = backend_spec.partition(":")
     if name != "reference" or SEED in option:
         return None
-    return f"reference:{option}+{SEED}" if option and option != "galaxybrain" else f"reference:{SEED}"
+    return f"reference:{option}+{SEED}" if option and option != DEFAULT_RANKER else f"reference:{SEED}"
 
 
 def affected(scenarios: list[Scenario], backend_spec: str) -> list[Scenario]:
     """The scenarios whose figures the fitted constants can move for this backend, in suite order."""
-    ranker = backend_spec.partition(":")[2] or "galaxybrain"
-    tools = TUNED_TOOLS | (SEARCH_TOOLS if ranker in RANKERS_ON_TUNED_LAYERS else frozenset())
+    ranker = backend_spec.partition(":")[2] or DEFAULT_RANKER
+    tools = TUNED_TOOLS | (SEARCH_TOOLS if ranker.partition("+")[0] in RANKERS_ON_TUNED_LAYERS else frozenset())
     return [sc for sc in scenarios if any(st.name in tools for st in sc.steps)]
 
 

@@ -10,7 +10,7 @@ one store (the seeds' own, to report them beside the fitted ones) puts a
     store = MemoryStore.open(path, clock=clock)
     use_tuning(store, SEED_DEFAULTS)
     KnowledgeLayer.for_store(store)     # relates at 0.5, decays with weight 1.0
-    MemoryLane.for_store(store)         # floors 0.50 / 0.40
+    MemoryLane.for_store(store)         # floors 0.50 / 0.40; ranker mode by cosine alone
 
 A field left `None` keeps the module's committed value. Nothing is global: other
 stores in the same process keep theirs.
@@ -31,8 +31,13 @@ class Tuning:
     lane_floors: tuple[float, float] | None = None   # (semantic, entity), whatever the embedder
     relate_threshold: float | None = None
     decay_weight: float | None = None
+    # "seed": Memory Lane's ranker mode ranks by cosine alone, as seed 004 §4.3 says (lane/search.py);
+    # None: the fitted ranker mode (lane/hybrid.py, `Fusion`)
+    lane_ranker: str | None = None
 
     def __post_init__(self) -> None:
+        if self.lane_ranker not in (None, "seed"):
+            raise ValueError(f"lane_ranker must be None or 'seed', got {self.lane_ranker!r}"[:120])
         values = [*(self.lane_floors or ()), self.relate_threshold, self.decay_weight]
         if self.lane_floors is not None and len(self.lane_floors) != 2:
             raise ValueError(f"lane_floors must be (semantic, entity), got {self.lane_floors!r}"[:120])
@@ -42,13 +47,14 @@ class Tuning:
 
     def as_dict(self) -> dict[str, Any]:
         return {"lane_floors": list(self.lane_floors) if self.lane_floors else None,
-                "relate_threshold": self.relate_threshold, "decay_weight": self.decay_weight}
+                "relate_threshold": self.relate_threshold, "decay_weight": self.decay_weight,
+                "lane_ranker": self.lane_ranker}
 
 
 # The seeds' values: floors 0.50 / 0.40 (seed 004, for a sentence-embedding model), relate when
 # similarity > 0.5 (seed 001), relevance multiplies the score (seed 001: score x relevance, weight 1.0).
 # MARKER_MIN_SIMILARITY has no seed value and keeps its committed one.
-SEED_DEFAULTS = Tuning(lane_floors=(0.50, 0.40), relate_threshold=0.5, decay_weight=1.0)
+SEED_DEFAULTS = Tuning(lane_floors=(0.50, 0.40), relate_threshold=0.5, decay_weight=1.0, lane_ranker="seed")
 
 
 def use_tuning(store: Any, tuning: Tuning) -> None:

@@ -36,6 +36,12 @@ LAYERS: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
     # the store and its layers never import the server over them or the offline check
     (("reference.store", "reference.knowledge", "reference.lane", "reference.project", "reference.rankers"),
      ("reference.mcp_server", "reference.verify")),
+    # the lexical index and its ranking parts sit below every layer that ranks with them (rankers, Memory Lane,
+    # project memory) and take the store as an argument
+    (("reference.lexical",), ("reference.store", "reference.knowledge", "reference.lane", "reference.project",
+                              "reference.rankers", "reference.mcp_server")),
+    (("reference.tracker", "reference.blob", "reference.vectors", "reference.keys", "reference.memories",
+      "reference.embed"), ("reference.lexical",)),
     # the harness's library packages never import its command line (commands are the top)
     (("bench.scenario", "bench.metrics", "bench.replay", "bench.steps", "bench.backends", "bench.report"),
      ("bench.cli",)),

@@ -20,6 +20,7 @@ class Capability(str, Enum):
     KEYWORD_SEARCH = "memory.keyword_search"   # lexical (FTS) search
     MEMORY_DELETE = "memory.delete"
     METADATA_FILTERS = "memory.metadata_filters"  # equality filters on metadata (branch, ...)
+    WORKING_PATHS = "memory.working_paths"     # search_memories(paths=...): the agent's working files used
     CODE_INDEX = "code.index"
     CODE_SEARCH = "code.search"
     GRAPH = "graph"

@@ -101,7 +101,13 @@ class Backend:
     def search_memories(self, query: str | None = None, task: str | None = None,
                         context: list[str] | None = None, insights: list[str] | None = None,
                         tags: list[str] | None = None, top_k: int = 10,
-                        where_metadata: dict[str, list[Any]] | None = None) -> list[Hit]:
+                        where_metadata: dict[str, list[Any]] | None = None, paths: list[str] | None = None) -> list[Hit]:
+        """Ranked memories for a query inside the filters.
+
+        `paths` (the files the agent is working on) is passed only to a backend that declares
+        `memory.working_paths`, so a backend without the capability may leave it out of its signature. Context is never a filter: a backend may use it to rank
+        (the reference reads it as seed 004's path-based entities) and the truth does not depend on it.
+        """
         raise NotImplementedError
 
     def keyword_search(self, query: str, top_k: int = 10) -> list[Hit]:

@@ -34,6 +34,8 @@ class SearchStructured(BaseModel):
     insights: list[str] | None = None
     tags: list[str] | None = None
     top_k: int = Field(10, ge=1, le=1000)
+    # harness extension: the agent's working files; passed only to a backend declaring memory.working_paths
+    paths: list[str] | None = Field(None, max_length=1000)
 
 
 class Get(BaseModel):
@@ -76,6 +78,9 @@ def memory_write_structured(ctx, a: WriteStructured) -> Outcome:
 def memory_search_structured(ctx, a: SearchStructured) -> Outcome:
     if _has_filters(a) and not ctx.backend.supports(C.MEMORY_FILTERS):
         raise Unsupported(C.MEMORY_FILTERS, ctx.backend.label)
+    if a.paths and ctx.backend.supports(C.WORKING_PATHS):
+        return ranked(ctx.backend.search_memories(a.query, a.task, a.context, a.insights, a.tags, a.top_k,
+                                                  paths=list(a.paths)))
     return ranked(ctx.backend.search_memories(a.query, a.task, a.context, a.insights, a.tags, a.top_k))
 
 

@@ -13,6 +13,8 @@ is one file, not also a dotted symbol). Order, entity type, confidence:
 | dates | ISO / US / month-name dates; relative dates | time (`YYYY-MM-DD`) | 1.0 / 0.9 / 0.95; 0.85 |
 | path | paths with a slash (file or directory), bare file names | file / dir | 0.95 / 0.8 / 0.8 |
 | path_slug | seed 004 `src/features/auth` -> `feature:auth` (inside a path span) | the container kind | 0.9 |
+| path_module | a Python file is a module: `pkg/sub/mod.py` -> `pkg.sub.mod`, `pkg/__init__.py` -> `pkg` (every part an identifier) | module | 0.8 |
+| issue | `#123` (not after a letter, digit, `_`, `/` or `&`: not an anchor or an entity) | issue (`123`) | 0.9 |
 | module | `from a.b import`, `import a.b` (line start, code span or dotted), `module a.b` | module | 0.9 / 0.8 |
 | dotted | `authClient.refresh`, `os.path.join()`; every part an identifier, not all one letter | symbol | 0.7 |
 | call | `refresh_token()` | symbol | 0.75 |
@@ -57,7 +59,9 @@ _MODULE_RULES = ((_FROM_IMPORT, 0.9, ("import",)), (_IMPORT, 0.9, ("import",)), 
 PREFILTER = True   # False: every rule scans every text (the tests compare both)
 _EMAIL_AT = re.compile(r"[\w.+\-]@[\w\-]")   # the three characters around the @ of every e-mail match
 _SLUG_WORDS = tuple(kind + ":" for kind in SLUG_TYPES)   # every slug match holds one (case-sensitive)
-_CAMEL_CORE = re.compile(r"[a-z][A-Z][a-z]")   # every camel match holds it; no look-behind to test per character
+_CAMEL_CORE = re.compile(r"[a-z][A-Z][a-z]")
+_ISSUE = re.compile(r"(?<![\w/&])#(?P<n>\d+)\b")
+_IDENT_ONLY = re.compile(rf"^{_IDENT}$")   # every camel match holds it; no look-behind to test per character
 
 
 class _Claims:
@@ -169,6 +173,13 @@ class EntityExtractor:
                 0.95 if (p.is_file and has_dir) else 0.8, "path")
             for s in path_slugs(p):
                 add(s.kind, s.slug, s.slug, s.start, s.end, 0.9, "path_slug", claim=False)
+            if p.is_file and p.normalized.endswith(".py"):
+                module = _python_module(p.normalized)
+                if module:
+                    add("module", module, module.lower(), p.start, p.end, 0.8, "path_module", claim=False)
+        if pre or "#" in masked:
+            for m in _ISSUE.finditer(masked):
+                add("issue", m["n"], m["n"], m.start(), m.end(), 0.9, "issue")
         for rx, conf, needs in _MODULE_RULES:
             if pre or any(w in masked for w in needs):
                 for m in rx.finditer(masked):
@@ -199,6 +210,14 @@ class EntityExtractor:
             add("concept", concept, concept.lower(), *span, 1.0, "concept", claim=False)
         out.sort(key=lambda x: (x.position if x.position is not None else len(text), x.type, x.normalized))
         return out
+
+
+def _python_module(path: str) -> str | None:
+    """`pkg/sub/mod.py` -> `pkg.sub.mod`, `pkg/__init__.py` -> `pkg`; None unless every part is an identifier."""
+    parts = path[:-3].split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts) if parts and all(_IDENT_ONLY.match(x) for x in parts) else None
 
 
 def _has_email_at(text: str) -> bool:

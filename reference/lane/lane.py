@@ -26,6 +26,8 @@ from reference.lane.recalls import RecallTable, check_session
 from reference.lane.resolver import EntityResolver, Resolution
 from reference.lane.scoring import Floors, floors_for
 from reference.tuning import tuning_of
+from reference.lane.files import check_paths
+from reference.lane.hybrid import LaneHybrid
 from reference.lane.search import LaneResult, LaneSearch
 from reference.lane.taxonomy import parse_type
 from reference.memories.record import MemoryEntry
@@ -51,6 +53,8 @@ class MemoryLane:
         self.feedback_table = FeedbackTable(redact)
         self.recalls = RecallTable(redact)
         self.engine = LaneSearch(store, self.floors, self.feedback_table)
+        self.hybrid = LaneHybrid(store, self.engine)   # ranker mode: keyword + semantic first stage
+        self.seed_ranker = tuning_of(store).lane_ranker == "seed"   # seed-defaults: ranker mode by cosine alone
         self._known: tuple[tuple, list[str], EntityResolver] | None = None
         store.add_delete_listener(self._forget)
 
@@ -136,9 +140,11 @@ class MemoryLane:
         return self._search(query, entities, top_k, session_id, clarify=True, filters=None, mode="lane_find")
 
     def search(self, query: str, filters: dict[str, Any] | None = None, top_k: int = 10,
-               session_id: str | None = None) -> LaneResult:
-        """Ranker use: structured filters honoured; an ambiguous mention searches all its readings."""
-        return self._search(query, None, top_k, session_id, clarify=False, filters=filters, mode="lane")
+               session_id: str | None = None, paths: list[str] | None = None) -> LaneResult:
+        """Ranker use (hybrid.py): structured filters honoured; an ambiguous mention searches all its
+        readings; `paths` (the agent's working files) are path-based entities whose memories come first."""
+        return self._search(query, None, top_k, session_id, clarify=False, filters=filters, mode="lane",
+                            paths=check_paths(paths))
 
     def inject(self, query: str, session_id: str, limit: int = DEFAULT_INJECT) -> Injection:
         """The injection hook: the best memories not yet injected in this session, recorded and rendered."""
@@ -156,7 +162,7 @@ class MemoryLane:
 
     # -- internals -----------------------------------------------------------------
     def _search(self, query: str, entities: list[str] | None, top_k: int, session_id: str | None, *,
-                clarify: bool, filters: dict[str, Any] | None, mode: str) -> LaneResult:
+                clarify: bool, filters: dict[str, Any] | None, mode: str, paths: tuple[str, ...] = ()) -> LaneResult:
         if not isinstance(query, str) or not query.strip():
             raise LaneError("query must be a non-empty string")
         if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 0:
@@ -164,8 +170,12 @@ class MemoryLane:
         store = self.memstore
         with store.telemetry.measure("query", "memory", mode=mode) as ev:
             exclude = self.recalls.recalled(store.tracker.conn(), session_id) if session_id is not None else set()
-            result = self.engine.run(query, self.resolve(query, entities), top_k=top_k, exclude=exclude,
-                                     clarify=clarify, filters=filters)
+            if mode == "lane" and not self.seed_ranker:
+                result = self.hybrid.run(query, self.resolve(query, entities), top_k=top_k, exclude=exclude,
+                                         filters=filters, paths=paths)
+            else:
+                result = self.engine.run(query, self.resolve(query, entities), top_k=top_k, exclude=exclude,
+                                         clarify=clarify, filters=filters)
             ev.extra.update(results=len(result.hits), lane_mode=result.mode)
         return result
 

@@ -60,12 +60,14 @@ class LaneHit:
     feedback_factor: float
     entity_slugs: tuple[str, ...]
     entry: MemoryEntry = field(compare=False, repr=False)
+    relevance: float | None = None   # ranker mode (hybrid.py): the fused relevance the factors multiply
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "score": self.score, "similarity": self.similarity,
                 "memory_type": self.memory_type.value, "type_weight": self.type_weight,
                 "intent_boost": self.intent_boost, "feedback_factor": self.feedback_factor,
-                "entity_slugs": list(self.entity_slugs), "text": self.entry.text}
+                "entity_slugs": list(self.entity_slugs), "text": self.entry.text,
+                **({} if self.relevance is None else {"relevance": self.relevance})}
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from reference.mcp_server.config import ServerConfig
+from reference.rankers.registry import DEFAULT_RANKER
 from reference.mcp_server.profiles import DEFAULT_PROFILE, PROFILES, modules_for
 from reference.mcp_server.server_clock import parse_clock
 
@@ -30,8 +31,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "sizes in reference/mcp_server/README.md)")
     p.add_argument("--root", type=Path, default=None, metavar="DIR",
                    help="base of relative paths in the jit_* tools (default: the working directory)")
-    p.add_argument("--ranker", default="galaxybrain", metavar="NAME",
-                   help="ranker answering memory searches (reference.rankers; default: galaxybrain)")
+    p.add_argument("--ranker", default=DEFAULT_RANKER, metavar="NAME",
+                   help=f"ranker answering memory searches (reference.rankers; default: {DEFAULT_RANKER})")
     p.add_argument("--no-follow-git", dest="follow_git", action="store_false",
                    help="keep project memory's current branch where project_switch_branch put it (default: "
                         "follow the branch checked out in --root's git repository at each call)")

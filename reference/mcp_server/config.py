@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from reference.rankers.registry import DEFAULT_RANKER
+
 
 @dataclass(frozen=True)
 class ServerConfig:
@@ -12,7 +14,7 @@ class ServerConfig:
     data_dir: Path
     clock: str = "system"            # "system" or "logical:<unix seconds>"
     root: Path | None = None         # base of relative paths in the jit_* tools (default: working directory)
-    ranker: str = "galaxybrain"      # reference.rankers name answering memory searches
+    ranker: str = DEFAULT_RANKER     # reference.rankers name answering memory searches
     redact: bool = True              # run the pat:secrets Redactor on every write
     telemetry: Path | None = None    # append store telemetry (JSON lines) here
     follow_git: bool = True          # project memory's current branch follows <root>/.git/HEAD

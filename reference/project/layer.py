@@ -27,8 +27,8 @@ from typing import Any
 from reference.clock import iso
 from reference.memories.record import MemoryEntry, SearchHit
 from reference.project import tables as T
-from reference.project.branch_search import branch_search
 from reference.project.branch_search import filtered as filtered_search
+from reference.project.ranking import BranchRanking
 from reference.project.commit import CommitInfo, check_branch, check_sha, commit_text
 from reference.project.doc_hash import doc_hash
 from reference.project.errors import ProjectError
@@ -240,17 +240,23 @@ class ProjectMemory:
 
     def search(self, query: str | None, top_k: int = 10, *, branch: str | None = None,
                filtered: bool = True) -> list[SearchHit]:
-        """Memories ranked by the store's semantic search, limited to the branch filter unless `filtered=False`.
-
-        The filtered answer is the store's filtered search, computed from the unfiltered ranking's
-        prefix when that suffices (branch_search.py: same hits, same order, no per-query candidate set)."""
+        """Memories of the branch filter (default OR `branch`, else current) ranked by `BranchRanking`
+        (ranking.py: keyword + semantic relevance, shared files, recency and the asked branch);
+        `filtered=False` drops the filter and ranks by the store's semantic search (for comparison).
+        A blank query lists the filtered memories newest first."""
         if not filtered:
             return self.store.search_memories(query, top_k=top_k)
         allowed = self.branch_filter(branch)["branch"]
         if isinstance(query, str) and query.strip() and isinstance(top_k, int) and not isinstance(top_k, bool) \
                 and 0 < top_k <= MAX_PREFIX_K:
-            return branch_search(self.store, query, top_k, allowed)
+            asked = self.stored_branch(branch) if branch is not None else self.current_branch
+            return self.ranking.search(query, top_k, allowed, asked if asked != self.default_branch else None)
         return filtered_search(self.store, query, top_k, allowed)
+
+    @functools.cached_property
+    def ranking(self) -> BranchRanking:
+        """Ranking inside the branch filter (ranking.py): relevance, recency and the asked branch."""
+        return BranchRanking(self.store)
 
     def get(self, memory_id: str) -> MemoryEntry | None:
         return self.store.get_memory(memory_id)

@@ -3,11 +3,15 @@
 Two kinds of evidence, fused by reciprocal rank (RRF, k = RRF_K):
 - code: the store's semantic code search over indexed files and chunks; each
   path counts once, at the rank of its best file or chunk hit;
-- history: the branch-filtered project memories most similar to the query;
-  each memory at rank r adds 1 / (RRF_K + r) / sqrt(n) to each of the n
-  files it changed (a commit touching many files says less about each).
-A path's score is the sum; ties are broken by path. The constants were set
-before the scenario was scored and are not tuned on it.
+- history: the code-aware lexical file ranking over the branch-filtered
+  project memories (`reference/lexical/files.py`: path BM25, the lexical
+  scores of the memories that touched each file, file recency; constants
+  fitted on the files task's calibration split, `python3 -m bench.calibrate`);
+  the file at rank r adds 1 / (RRF_K + r). At the seeds' values
+  (`reference:seed-defaults`) the history evidence is the one set before any
+  fit: the branch-filtered memories most similar to the query (cosine), each at
+  rank r adding 1 / (RRF_K + r) / sqrt(n) to each of the n files it changed.
+A path's score is the sum; ties are broken by path.
 """
 from __future__ import annotations
 
@@ -17,6 +21,8 @@ from typing import Any
 
 from reference.errors import InvalidKey
 from reference.keys import file_key
+from reference.lexical.layer import LexicalLayer
+from reference.lexical.params import FILES_TUNED, SEED, params_for
 from reference.memories.record import SearchHit
 
 RRF_K = 60
@@ -34,11 +40,7 @@ def locate_files(project: Any, query: str, top_k: int = 10, *, branch: str | Non
             code_rank[path] = len(code_rank)
     for path, r in code_rank.items():
         scores[path] += 1.0 / (RRF_K + r)
-    history: dict[str, float] = defaultdict(float)
-    for r, h in enumerate(project.search(query, top_k=MEMORY_K, branch=branch)):
-        files = [f for f in (h.entry.metadata.get("files_changed") or []) if isinstance(f, str)]
-        for f in files:
-            history[f] += 1.0 / (RRF_K + r) / math.sqrt(len(files))
+    history = _history(project, query, branch)
     for path, s in history.items():
         scores[path] += s
     hits = []
@@ -52,3 +54,21 @@ def locate_files(project: Any, query: str, top_k: int = 10, *, branch: str | Non
         if len(hits) == top_k:
             break
     return hits
+
+
+def _history(project: Any, query: str, branch: str | None) -> dict[str, float]:
+    """Path -> the history evidence (module docstring)."""
+    history: dict[str, float] = defaultdict(float)
+    params = params_for(project.store)
+    if params is SEED:
+        for r, h in enumerate(project.search(query, top_k=MEMORY_K, branch=branch)):
+            files = [f for f in (h.entry.metadata.get("files_changed") or []) if isinstance(f, str)]
+            for f in files:
+                history[f] += 1.0 / (RRF_K + r) / math.sqrt(len(files))
+        return history
+    memories = project.store.memories
+    allowed = memories.candidates(memories.filter(where_metadata=project.branch_filter(branch)))
+    for r, (path, _) in enumerate(LexicalLayer.for_store(project.store).locate(query, params, FILES_TUNED, CODE_K,
+                                                                              allowed)):
+        history[path] += 1.0 / (RRF_K + r)
+    return history

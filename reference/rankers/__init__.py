@@ -5,6 +5,6 @@ reference backend takes the name as its option (`reference:memory-lane`), so
 one run can score the designs side by side.
 """
 from reference.rankers.base import Query, Ranker
-from reference.rankers.registry import RANKERS, make_ranker, register_ranker
+from reference.rankers.registry import DEFAULT_RANKER, RANKERS, make_ranker, register_ranker
 
-__all__ = ["Query", "RANKERS", "Ranker", "make_ranker", "register_ranker"]
+__all__ = ["DEFAULT_RANKER", "Query", "RANKERS", "Ranker", "make_ranker", "register_ranker"]

@@ -14,6 +14,8 @@ class Query:
     `session_id` lets session-aware rankers (Memory Lane) avoid re-surfacing a
     memory already injected in the same session; `options` carries ranker-
     specific settings (e.g. a temporal filter) without widening the protocol.
+    `paths` are the files the agent is working on (seed 000 §6.1, seed 004's
+    path-based entities): context, never a filter; a ranker may ignore it.
     """
 
     text: str | None = None
@@ -24,6 +26,7 @@ class Query:
     top_k: int = 10
     where_metadata: dict[str, list] | None = None
     session_id: str | None = None
+    paths: tuple[str, ...] = ()    # the agent's working files (context a ranker may use or ignore)
     options: dict[str, Any] = field(default_factory=dict)
 
 

@@ -1,5 +1,8 @@
 """Seed 004 §4.3-4.4 as a ranker: entity filter or semantic search, type weight, intent boost, feedback, floors.
 
+Ranker mode (reference/lane/hybrid.py) ranks by a keyword + semantic first
+stage, shared files and a recency prior, and reads `Query.paths` (the agent's
+working files) as path-based entities whose memories come first.
 The structured filters of the query apply on top of the entity filter. An
 ambiguous entity mention cannot stop a ranker for clarification, so it is
 read as all of its candidates. With `Query.session_id`, memories the lane
@@ -30,9 +33,10 @@ class MemoryLaneRanker:
                                               where_metadata=query.where_metadata)
         filters = {"task": query.task, "context": query.context, "insights": query.insights, "tags": query.tags,
                    "where_metadata": query.where_metadata}
-        result = self.lane.search(query.text, filters=filters, top_k=query.top_k, session_id=query.session_id)
+        result = self.lane.search(query.text, filters=filters, top_k=query.top_k, session_id=query.session_id,
+                                  paths=list(query.paths))
         return [SearchHit(h.id, "memory", h.score, h.entry,
                           {"similarity": h.similarity, "memory_type": h.memory_type.value,
                            "type_weight": h.type_weight, "intent_boost": h.intent_boost,
-                           "feedback_factor": h.feedback_factor, "mode": result.mode})
+                           "feedback_factor": h.feedback_factor, "relevance": h.relevance, "mode": result.mode})
                 for h in result.hits]

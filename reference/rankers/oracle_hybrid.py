@@ -1,4 +1,4 @@
-"""Seed 001 §5 as a ranker: the knowledge layer's hybrid search behind the `Ranker` protocol.
+"""Seed 001 §5 as a ranker: keyword + vector + relationships + temporal decay, over the code-aware lexical index.
 
 Structured filters of the `Query` (task, context, insights, tags,
 where_metadata) restrict the candidates like the store's own search;
@@ -7,28 +7,56 @@ where_metadata) restrict the candidates like the store's own search;
 `entity_filter` (entity ids such as `feature:auth`, or names),
 `min_relevance` (float) and `include_related` (default True). Any other
 option is an error. Results record an access (seed 001 §4), as oracle_search does.
+
+The parts, each fitted on the calibration split (`python3 -m bench.calibrate`,
+values in reference/lexical/params.py `TUNED`):
+- keyword: BM25 over code-aware terms (`reference/lexical/index.py`), normalised;
+- vector: + `vector_weight` x the normalised cosine of the 100 nearest memories;
+- relationships through shared entities, at query time: the files of the
+  `expand_top` best first-stage hits, weighted by score x file idf, summed over
+  the files each memory touched (`reference/lexical/expansion.py`); and the
+  knowledge layer's stored `updates` / `extends` / `derives` relationships of
+  the results (`include_related`, seed 001's enrichment: newer versions join,
+  superseded ones are demoted);
+- temporal decay: a recency prior over the write order (`reference/lexical/recency.py`);
+  `min_relevance` still drops memories whose seed §4 relevance is below it.
+At the seeds' values (`reference:seed-defaults`) it is the seed's own hybrid
+search (`KnowledgeLayer.search`: FTS5 0.4 + vector 0.6, score x relevance).
 """
 from __future__ import annotations
 
 from typing import Any
 
 from reference.knowledge import KnowledgeError, KnowledgeLayer
+from reference.knowledge.arguments import check_search_args
+from reference.knowledge.hybrid import _enrich, _relevances   # seed 001's enrichment and relevance, reused as they are
+from reference.knowledge.hybrid_lists import allowed_ids
+from reference.knowledge.model import OracleHit
+from reference.knowledge.dates import parse_time_arg
+from reference.lexical.layer import LexicalLayer
+from reference.lexical.params import SEED, params_for
 from reference.memories.record import SearchHit
 from reference.rankers.base import Query
+from reference.rankers.working_paths import near_first
 
 OPTIONS = ("after", "before", "entity_filter", "min_relevance", "include_related")
+POOL_FACTOR = 2   # the seed's `limit * 2` candidates before enrichment
 
 
 class OracleHybridRanker:
-    """FTS 0.4 + vector 0.6, temporal filter, relevance decay, relationship and entity enrichment."""
+    """Code-aware keyword + vector, expansion through shared files, recency prior, seed 001's enrichment."""
 
     name = "oracle-hybrid"
 
     def __init__(self, store: Any) -> None:
         self.store = store
         self.layer = KnowledgeLayer.for_store(store)
+        self.params = params_for(store)
+        self.lexical = LexicalLayer.for_store(store)
 
     def search(self, query: Query) -> list[SearchHit]:
+        if query.paths:   # the memories that touched the agent's working files first (working_paths.py)
+            return near_first(self.search, query)
         unknown = sorted(set(query.options) - set(OPTIONS))
         if unknown:
             raise KnowledgeError(f"oracle-hybrid: unknown option(s) {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
@@ -39,12 +67,40 @@ class OracleHybridRanker:
         if query.top_k == 0:
             return []
         opts = query.options
-        hits = self.layer.search(query.text, limit=query.top_k, include_related=bool(opts.get("include_related", True)),
-                                 after=opts.get("after"), before=opts.get("before"),
-                                 entity_filter=opts.get("entity_filter"), min_relevance=opts.get("min_relevance"),
-                                 flt=flt, details=False)
-        conn = self.store.tracker.conn()
-        entries = self.store.tracker.memories.get_many(conn, [self.store.tracker.hash_fn(h.id) for h in hits])
+        if self.params is SEED:
+            hits = self.layer.search(query.text, limit=query.top_k,
+                                     include_related=bool(opts.get("include_related", True)),
+                                     after=opts.get("after"), before=opts.get("before"),
+                                     entity_filter=opts.get("entity_filter"), min_relevance=opts.get("min_relevance"),
+                                     flt=flt, details=False)
+        else:
+            hits = self._hybrid(query, flt)
+        return self._hits(hits)
+
+    def _hybrid(self, query: Query, flt) -> list[OracleHit]:
+        opts, layer = query.options, self.layer
+        check_search_args(query.text, opts.get("entity_filter"), opts.get("min_relevance"))
+        layer.maybe_refresh()
+        allowed = allowed_ids(self.store, flt, parse_time_arg(opts.get("after"), "temporalFilter.after"),
+                              parse_time_arg(opts.get("before"), "temporalFilter.before"), opts.get("entity_filter"))
+        ranked = self.lexical.ranked(query.text, self.params, POOL_FACTOR * query.top_k,
+                                     None if allowed is None else allowed.hashes)
+        hits = {m: OracleHit(m, s, "hybrid", {"lexical": round(s, 6)}) for m, s in ranked}
+        conn, now = self.store.tracker.conn(), self.store.clock.now()
+        min_relevance = opts.get("min_relevance")
+        if min_relevance is not None:
+            relevances = _relevances(conn, list(hits), now)
+            hits = {m: h for m, h in hits.items() if relevances.get(m, 1.0) >= min_relevance}
+        if bool(opts.get("include_related", True)):
+            _enrich(conn, hits, now, min_relevance, allowed)
+        out = sorted(hits.values(), key=lambda h: (-h.score, h.id))[: query.top_k]
+        if out:
+            layer.record_access([h.id for h in out])
+        return out
+
+    def _hits(self, hits: list[OracleHit]) -> list[SearchHit]:
+        entries = self.store.tracker.memories.get_many(self.store.tracker.conn(),
+                                                       [self.store.tracker.hash_fn(h.id) for h in hits])
         by_id = {e.id: e for e in entries.values()}
         return [SearchHit(h.id, "memory", h.score, by_id.get(h.id),
                           {"matchType": h.match_type, **h.components}) for h in hits if h.id in by_id]

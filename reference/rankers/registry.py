@@ -16,6 +16,11 @@ RANKERS: dict[str, str] = {
 }
 
 
+# the ranker of the default `reference` backend and of the MCP server: the best on the calibration split,
+# as `python3 -m bench.calibrate` prints it (bench/calibrate_lexical.py, "the rankers on the calibration split")
+DEFAULT_RANKER = "oracle-hybrid"
+
+
 def register_ranker(name: str, target: str) -> None:
     """Add a ranker: `target` is "module:callable" taking the store and returning a Ranker."""
     if name in RANKERS and RANKERS[name] != target:

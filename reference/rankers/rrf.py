@@ -5,21 +5,25 @@
 k = 60, the paper's value: it damps the weight of the first few ranks so that
 no single list dominates. Each list is cut at DEPTH (at least top_k).
 
-The lists: keyword = FTS5 bm25 (`store.fts_scores`), vector = cosine top-k
-(`store.vector_topk`), galaxybrain = the store's filtered semantic search.
-With structured filters the keyword and vector lists are computed inside the
-filter (bm25 and cosine over the filtered memories), so every list respects
-it. Note: in the reference store a text query's vector list and galaxybrain
-list are the same ranking (galaxybrain is filtered cosine), so the fusion
-counts semantic evidence twice and keyword evidence once.
+The lists: keyword = the code-aware lexical ranking (`reference/lexical`:
+BM25 over identifier and path terms, expansion through shared files, a
+recency prior; its vector part off), vector = cosine top-k, galaxybrain =
+that ranker's list (lexical candidates, semantic re-rank). With structured
+filters every list is computed inside the filter, so every list respects it.
+At the seeds' values (`reference:seed-defaults`) the lists are the seed's:
+FTS5 bm25, cosine, and galaxybrain's filtered cosine (the same ranking as the
+vector list, so semantic evidence counts twice there).
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from reference.lexical.layer import LexicalLayer
+from reference.lexical.params import SEED, params_for
 from reference.memories.record import SearchHit
 from reference.rankers.base import Query
-from reference.rankers.galaxybrain import GalaxybrainRanker
+from reference.rankers.galaxybrain import GalaxybrainRanker, hits_of
+from reference.rankers.working_paths import near_first
 
 RRF_K = 60
 DEPTH = 100
@@ -51,19 +55,27 @@ class RRFRanker:
     def __init__(self, store, k: int = RRF_K, depth: int = DEPTH) -> None:
         self.store, self.k, self.depth = store, k, depth
         self.galaxybrain = GalaxybrainRanker(store)
+        self.params = params_for(store)
+        self.lexical = LexicalLayer.for_store(store)
 
     def search(self, query: Query) -> list[SearchHit]:
+        if query.paths:   # the memories that touched the agent's working files first (working_paths.py)
+            return near_first(self.search, query)
         depth = max(self.depth, query.top_k)
         if query.text is None or not query.text.strip():
             return self.galaxybrain.search(Query(query.text, query.task, query.context, query.insights, query.tags,
                                                  query.top_k, query.where_metadata))
         flt = self.store.memories.filter(query.task, query.context, query.insights, query.tags, query.where_metadata)
-        kw_list, vec_list = self.store.memories.ranked_lists(query.text, flt, depth)
-        keyword, vector = [m for m, _ in kw_list], [m for m, _ in vec_list]
-        # galaxybrain's list for a text query is the filtered cosine ranking, i.e. `vector` (see the module
-        # docstring; tests/reference/rankers/test_rrf.py checks the two agree), so it is not computed twice
-        fused = rrf([keyword, vector, vector], self.k)[: query.top_k]
-        tracker = self.store.tracker
-        rows = tracker.memories.get_many(tracker.conn(), [tracker.hash_fn(m) for m, _ in fused])
-        entries = {e.id: e for e in rows.values()}
-        return [SearchHit(m, "memory", s, entries[m]) for m, s in fused if m in entries]
+        if self.params is SEED:
+            kw_list, vec_list = self.store.memories.ranked_lists(query.text, flt, depth)
+            keyword, vector = [m for m, _ in kw_list], [m for m, _ in vec_list]
+            # the seed's galaxybrain list for a text query is the filtered cosine ranking, i.e. `vector`
+            # (tests/reference/rankers/test_rrf.py checks the two agree), so it is not computed twice
+            fused = rrf([keyword, vector, vector], self.k)[: query.top_k]
+            return hits_of(self.store, fused)
+        vec_list = self.store.memories.ranked_lists(query.text, flt, depth, keyword=False)[1]
+        allowed = None if flt.empty else self.store.memories.candidates(flt)
+        keyword = [m for m, _ in self.lexical.ranked(query.text, self.params.with_(vector_weight=0.0), depth, allowed)]
+        galaxy = [m for m, _ in self.galaxybrain.ranked_ids(query, depth)]
+        fused = rrf([keyword, [m for m, _ in vec_list], galaxy], self.k)[: query.top_k]
+        return hits_of(self.store, fused)

@@ -13,6 +13,7 @@ from bench.report import Report
 from bench.scenario import load_scenario
 from bench.seed_defaults import affected, attach, seed_spec
 from reference.clock import LogicalClock
+from reference.rankers import DEFAULT_RANKER
 from reference.telemetry import NullSink
 from reference.tuning import SEED_DEFAULTS
 
@@ -24,8 +25,8 @@ def test_the_seed_values_are_the_ones_calibrate_ties_to():
     assert (SEED_DEFAULTS.relate_threshold, SEED_DEFAULTS.decay_weight) == (SEED["relate"], SEED["decay"])
 
 
-@pytest.mark.parametrize("spec, ranker, seeded", [("reference", "galaxybrain", False),
-                                                  ("reference:seed-defaults", "galaxybrain", True),
+@pytest.mark.parametrize("spec, ranker, seeded", [("reference", DEFAULT_RANKER, False),
+                                                  ("reference:seed-defaults", DEFAULT_RANKER, True),
                                                   ("reference:rrf+seed-defaults", "rrf", True),
                                                   ("reference:memory-lane", "memory-lane", False)])
 def test_backend_option_opens_the_store_with_the_seed_values(tmp_path, spec, ranker, seeded):
@@ -46,13 +47,16 @@ def test_bad_options_are_refused_with_the_known_ones():
 
 
 def test_seed_spec_and_the_affected_scenarios(tmp_path):
-    assert seed_spec("reference") == "reference:seed-defaults" == seed_spec("reference:galaxybrain")
+    assert seed_spec("reference") == "reference:seed-defaults" == seed_spec(f"reference:{DEFAULT_RANKER}")
     assert seed_spec("reference:memory-lane") == "reference:memory-lane+seed-defaults"
+    assert seed_spec("reference:galaxybrain") == "reference:galaxybrain+seed-defaults"
     assert seed_spec("reference:seed-defaults") is None and seed_spec("fts-baseline") is None
     search = _scenario(tmp_path, "plain", [{"tool": "memory_search_structured", "args": {"query": "x"}}])
     oracle = _scenario(tmp_path, "oracle", [{"tool": "oracle_search", "args": {"query": "x"}}])
-    assert [s.name for s in affected([search, oracle], "reference")] == ["oracle"]
-    assert [s.name for s in affected([search, oracle], "reference:memory-lane")] == ["plain", "oracle"]
+    # every ranker ranks memory searches with fitted constants (the lexical ones, or Memory Lane's floors)
+    for spec in ("reference", "reference:galaxybrain", "reference:rrf", "reference:memory-lane"):
+        assert [s.name for s in affected([search, oracle], spec)] == ["plain", "oracle"]
+    assert [s.name for s in affected([oracle, search], "reference:rrf+seed-defaults")] == ["oracle", "plain"]
 
 
 def test_attach_and_every_surface_shows_both_figures():

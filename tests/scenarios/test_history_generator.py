@@ -181,7 +181,7 @@ def test_build_writes_deterministic_files_and_run_reads_them(data, tmp_path, cap
     assert main(["scenarios", "build", str(data), "--out", str(tmp_path / "a")]) == 0
     assert main(["scenarios", "build", str(data), "--out", str(tmp_path / "b")]) == 0
     names = sorted(p.name for p in (tmp_path / "a").glob("*.jsonl"))
-    assert names == [f"toolkit-{t}.jsonl" for t in ("blame", "branches", "dedup", "files", "history")]
+    assert names == sorted(f"toolkit-{t}.jsonl" for t in ("blame", "blame-paths", "branches", "dedup", "files", "history"))
     for n in names:
         assert (tmp_path / "a" / n).read_bytes() == (tmp_path / "b" / n).read_bytes()
         load_scenario(tmp_path / "a" / n, tmp_path / "a" / "oracle_data")
@@ -190,6 +190,21 @@ def test_build_writes_deterministic_files_and_run_reads_them(data, tmp_path, cap
     report = json.loads((tmp_path / "r" / "report.json").read_text())["scenarios"]["toolkit-blame"]
     assert report["quality"]["queries"] == len(queries(gen.generate(gen.load(data), "blame")[0]))
     assert set(report["baselines"]) == {"recency", "bm25", "lift_over_bm25"}
+
+
+def test_blame_paths_is_blame_with_each_querys_commit_paths(ds):
+    plain, plain_qrels = gen.generate(ds, "blame")
+    with_paths, qrels = gen.generate(ds, "blame-paths")
+    assert qrels == plain_qrels and len(plain) == len(with_paths)             # truth unchanged
+    files = {f"q{c['sha'][:10]}": [f["path"] for f in c["files"]] for c in ds.work}
+    asked = 0
+    for a, b in zip(plain[1:], with_paths[1:]):
+        if "id" in b:
+            asked += 1
+            paths = b["args"].pop("paths")
+            assert paths and paths == list(dict.fromkeys(files[b["id"]]))
+        assert a == b
+    assert asked == len({q for q, _, _ in qrels}) > 0
 
 
 def test_calibration_split_asks_only_early_commits(ds):

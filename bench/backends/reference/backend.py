@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from reference.clock import Clock
-from reference.rankers import RANKERS, Query, make_ranker
+from reference.rankers import DEFAULT_RANKER, RANKERS, Query, make_ranker
 from reference.embed.env import env_embedder
 from reference.store import MemoryStore
 from reference.telemetry import TelemetrySink
@@ -46,7 +46,7 @@ class ReferenceBackend(GraphPart, PatternPart, KnowledgePart, LanePart, ProjectP
         C.MEMORY_WRITE, C.MEMORY_GET, C.MEMORY_LIST, C.MEMORY_SEARCH, C.MEMORY_FILTERS,
         C.KEYWORD_SEARCH, C.MEMORY_DELETE, C.METADATA_FILTERS, C.CODE_INDEX, C.CODE_SEARCH,
         C.PATTERNS, C.REDACTION, C.GRAPH, C.POLICY_KV, C.POINT_IN_TIME, C.SNAPSHOT,
-        C.KNOWLEDGE, C.MEMORY_LANE, C.PROJECT_MEMORY,
+        C.KNOWLEDGE, C.MEMORY_LANE, C.PROJECT_MEMORY, C.WORKING_PATHS,
     })
     options = (*RANKERS, SEED_OPTION)   # and `<ranker>+seed-defaults` (accepted, not listed: one contract run)
 
@@ -58,7 +58,7 @@ class ReferenceBackend(GraphPart, PatternPart, KnowledgePart, LanePart, ProjectP
             return
         super().__init__(option)
         self.seed_defaults = option == SEED_OPTION
-        self.ranker_name = "galaxybrain" if option in (None, SEED_OPTION) else option
+        self.ranker_name = DEFAULT_RANKER if option in (None, SEED_OPTION) else option
 
     def open(self, data_dir: Path, clock: Clock, telemetry: TelemetrySink) -> None:
         self.data_dir, self.clock, self.telemetry = Path(data_dir), clock, telemetry
@@ -102,9 +102,9 @@ class ReferenceBackend(GraphPart, PatternPart, KnowledgePart, LanePart, ProjectP
         return [e.to_dict() for e in self.store.list_memories(task=task, context=context, limit=limit, offset=offset)]
 
     def search_memories(self, query=None, task=None, context=None, insights=None, tags=None, top_k=10,
-                        where_metadata=None) -> list[Hit]:
+                        where_metadata=None, paths=None) -> list[Hit]:
         hits = self.ranker.search(Query(query, task, context, insights, tags, top_k, where_metadata,
-                                        session_id=self.session_id))
+                                        session_id=self.session_id, paths=_paths(paths)))
         return [Hit(h.id, h.score) for h in hits]
 
     def keyword_search(self, query: str, top_k: int = 10) -> list[Hit]:
@@ -128,6 +128,15 @@ class ReferenceBackend(GraphPart, PatternPart, KnowledgePart, LanePart, ProjectP
 
     def symbol_search(self, query, top_k=10) -> list[Hit]:
         return [Hit(h.id, h.score) for h in self.store.symbol_search(query, top_k=top_k)]
+
+
+def _paths(paths: Any) -> tuple[str, ...]:
+    """Working paths as the rankers take them; a bad value is a ValueError naming it."""
+    if paths is None:
+        return ()
+    if isinstance(paths, str) or not isinstance(paths, (list, tuple)) or not all(isinstance(p, str) for p in paths):
+        raise ValueError(f"paths must be a list of file path strings, got {paths!r}")
+    return tuple(paths)
 
 
 def _as_dict(result: Any) -> dict[str, Any]:

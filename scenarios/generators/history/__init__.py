@@ -11,6 +11,7 @@ imports or reads `reference/`.
 """
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from . import blame, branches, cofile, dedup, files, hunks
@@ -19,8 +20,8 @@ from .dataset import DataError, Dataset, load
 from .sampling import SPLITS
 
 TASKS = {"blame": blame.build, "files": files.build, "branches": branches.build, "dedup": dedup.build,
-         "history": cofile.build}
-RANKED = ("blame", "files", "branches", "history")
+         "history": cofile.build, "blame-paths": functools.partial(blame.build, with_paths=True)}
+RANKED = ("blame", "files", "branches", "history", "blame-paths")
 GRANULARITIES = ("commit", "hunk")
 HUNK_TASKS = ("blame", "history")   # the tasks whose memories are commit memories (files, branches, dedup record `commit`s)
 

@@ -60,11 +60,13 @@ def write_outputs(name: str, lines: list[dict], qrels: Qrels | None, out: Path, 
     return note
 
 
-def memory_stream(ds, layout, asked: set[int] | list[int], judged) -> tuple[list[dict], Qrels]:
+def memory_stream(ds, layout, asked: set[int] | list[int], judged, with_paths: bool = False
+                  ) -> tuple[list[dict], Qrels]:
     """Steps of the commit-memory stream: each commit written at its time, a sampled one asked first.
 
     `judged(i, qid)` gives the qrels rows of the query asked before commit `i` (blame and history share
-    the stream and differ only in their judgements).
+    the stream and differ only in their judgements). `with_paths` adds to each query the paths the
+    commit is about to touch (`paths`: the agent's working files), in the commit's order.
     """
     work = ds.work
     steps: list[dict] = [{"directive": "session", "session_id": "history", "run_id": "replay",
@@ -76,7 +78,10 @@ def memory_stream(ds, layout, asked: set[int] | list[int], judged) -> tuple[list
         steps.append({"directive": "set_clock", "time": clock})
         if i in asked:
             qid = f"q{c['sha'][:10]}"
-            steps.append({"tool": "memory_search_structured", "args": {"query": query_text(c), "top_k": 10},
+            args = {"query": query_text(c), "top_k": 10}
+            if with_paths:
+                args["paths"] = list(dict.fromkeys(f["path"] for f in c["files"]))
+            steps.append({"tool": "memory_search_structured", "args": args,
                           "id": qid, "category": layout.category([f["path"] for f in c["files"]])})
             qrels += judged(i, qid)
         steps.append(write_step(c, layout))

@@ -72,11 +72,18 @@ def test_gazetteer_and_concepts():
 
 def test_mentions_have_positions_surfaces_and_context():
     text = "Bug in src/a.py fixed"
-    (m,) = EntityExtractor().extract(text, REF)
+    m, module = EntityExtractor().extract(text, REF)   # a Python file is also a module (rule path_module)
     assert (m.position, m.end, m.surface, m.confidence) == (7, 15, "src/a.py", 0.95)
+    assert (module.entity_id, module.position, module.surface, module.confidence) == ("module:src.a", 7, "src/a.py", 0.8)
     assert mention_context(text, m.position, m.end, chars=3) == "in src/a.py fi"
 
 
 @pytest.mark.parametrize("text", ["", "   ", "plain words only"])
 def test_no_entities(text):
     assert ids(text) == []
+
+
+def test_python_files_are_modules_and_hash_numbers_are_issues():
+    got = ids("Fix #12 in pkg/sub/mod.py and pkg/__init__.py; not a/b-c.py, not x#3, not &#38; see #7.")
+    assert "module:pkg.sub.mod" in got and "module:pkg" in got and "issue:12" in got and "issue:7" in got
+    assert not any(e.startswith("module:a") or e in ("issue:3", "issue:38") for e in got)

@@ -54,7 +54,7 @@ def test_entities_are_ranked_by_documents_then_mentions(store, layer):
     store.write_memory("src/a.py and src/a.py and src/b.py")
     store.write_memory("src/b.py again")
     assert [(e.id, e.documents, e.mentions) for e in layer.entities()] == [
-        ("file:src/b.py", 2, 2), ("file:src/a.py", 1, 2)]
+        ("file:src/b.py", 2, 2), ("module:src.b", 2, 2), ("file:src/a.py", 1, 2), ("module:src.a", 1, 2)]
     assert [e.id for e in layer.entities(limit=1)] == ["file:src/b.py"]
 
 

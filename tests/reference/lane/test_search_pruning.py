@@ -32,7 +32,9 @@ def lane(tmp_path_factory):
 
 
 def _answers(lane, top_k, filters=None):
-    return [[(h.id, h.score, h.feedback_factor) for h in lane.search(q, filters=filters, top_k=top_k).hits]
+    """The cosine engine (LaneSearch: `find`, `inject`) with filters, as the ranker used it before hybrid.py."""
+    return [[(h.id, h.score, h.feedback_factor)
+             for h in lane.engine.run(q, lane.resolve(q), top_k=top_k, clarify=False, filters=filters).hits]
             for q in QUERIES]
 
 

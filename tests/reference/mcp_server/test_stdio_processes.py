@@ -10,6 +10,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from reference.clock import LogicalClock
+from reference.rankers import DEFAULT_RANKER
 from reference.graph.store import GraphStore
 from reference.store import MemoryStore
 from tests.reference.mcp_server.test_tool_listing import EXPECTED, HARNESS
@@ -35,7 +36,7 @@ def test_codemem_bench_serve_parses_to_the_serve_command(tmp_path):
     args = build_parser().parse_args(["serve", "--data", str(tmp_path), "--clock", "logical:5", "--no-redact"])
     assert args.handler is serve_cmd.run
     config = config_from_args(args)
-    assert (config.data_dir, config.clock, config.redact, config.ranker) == (tmp_path, "logical:5", False, "galaxybrain")
+    assert (config.data_dir, config.clock, config.redact, config.ranker) == (tmp_path, "logical:5", False, DEFAULT_RANKER)
 
 
 def test_serve_command_over_stdio(tmp_path):

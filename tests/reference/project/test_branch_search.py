@@ -38,7 +38,10 @@ def exact(project, query, top_k, branch):
 
 
 def fast(project, query, top_k, branch):
-    return [(h.id, h.score) for h in project.search(query, top_k, branch=branch)]
+    """The fast path itself (`ProjectMemory.search` ranks with ranking.py since; test_ranking.py)."""
+    if not isinstance(query, str) or not query.strip() or top_k > 1000:
+        return exact(project, query, top_k, branch)
+    return [(h.id, h.score) for h in bs.branch_search(project.store, query, top_k, project.branch_filter(branch)["branch"])]
 
 
 @pytest.mark.parametrize("top_k", [1, 3, 10, 25])

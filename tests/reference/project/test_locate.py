@@ -5,12 +5,14 @@ import pytest
 
 from reference.memories.record import SearchHit
 from reference.project import CommitInfo, ProjectError, ProjectMemory, index_snapshot, locate_files
+from reference.tuning import SEED_DEFAULTS
 
 
 class FakeProject:
     def __init__(self, code_paths, memory_files):
         self.code_paths, self.memory_files = code_paths, memory_files
-        self.store = SimpleNamespace(code_search=self.code_search)
+        # at the seeds' values the history evidence is the cosine-ranked memories' files (locate.py)
+        self.store = SimpleNamespace(code_search=self.code_search, extensions={"tuning": SEED_DEFAULTS})
 
     def code_search(self, query, top_k):
         return [SearchHit(f"chunk:{p}:{i}", "chunk", 1.0 - i / 10, None, {"path": p})
@@ -43,6 +45,18 @@ def test_locate_on_a_store_finds_code_and_history(store):
     hits = locate_files(project, "full-text search index is slow", top_k=3)
     assert hits[0].id == "file:fts.py"
     assert "file:docs/fts.rst" in [h.id for h in hits]   # known only from the commit history
+
+
+def test_locate_ranks_history_by_the_lexical_files_within_the_branch_filter(store):
+    project = ProjectMemory.for_store(store)
+    project.record_commit(CommitInfo("a" * 40, (), "main", 1, "Add the csv export command", "",
+                                     ("sqlite_utils/cli.py", "docs/cli.rst")))
+    project.record_commit(CommitInfo("b" * 40, ("a" * 40,), "main", 2, "Fix table.insert_all on m2m", "",
+                                     ("sqlite_utils/db.py",)))
+    project.record_commit(CommitInfo("c" * 40, (), "feature", 3, "csv export on a branch", "",
+                                     ("sqlite_utils/branch_only.py",)))
+    hits = [h.meta["path"] for h in locate_files(project, "csv export fails", top_k=5, branch="main")]
+    assert set(hits[:2]) == {"sqlite_utils/cli.py", "docs/cli.rst"} and "sqlite_utils/branch_only.py" not in hits
 
 
 def test_snapshot_indexes_hidden_paths_and_refuses_bad_ones(store):

@@ -44,7 +44,7 @@ def test_hits_carry_the_score_factors(world):
     store, _, ids = world
     hit = make_ranker("memory-lane", store).search(Query("what mistake was the auth token refresh?"))[0]
     assert hit.id == ids["auth"] and hit.meta["memory_type"] == "correction" and hit.meta["intent_boost"] == 1.15
-    assert hit.score == pytest.approx(hit.meta["similarity"] * 1.0 * 1.15 * 1.0)
+    assert hit.score == pytest.approx(hit.meta["relevance"] * 1.0 * 1.15 * 1.0)
 
 
 def test_no_text_lists_newest_first(world):

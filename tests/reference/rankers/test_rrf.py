@@ -10,6 +10,7 @@ from reference.clock import LogicalClock
 from reference.rankers import RANKERS, Query, make_ranker
 from reference.rankers.rrf import rrf
 from reference.store import MemoryStore
+from reference.tuning import SEED_DEFAULTS, use_tuning
 from tests.bench.backends.bm25_model import bm25_scores
 
 
@@ -38,6 +39,7 @@ def corpus(tmp_path_factory):
     rng = random.Random(5)
     clock = LogicalClock(1_700_000_000.0)
     store = MemoryStore.open(tmp_path_factory.mktemp("rrf"), clock=clock)
+    use_tuning(store, SEED_DEFAULTS)   # the seed's lists (FTS5 bm25, cosine, filtered cosine); tuned: test_rrf_tuned
     docs = {}
     for i in range(80):
         clock.advance(1)

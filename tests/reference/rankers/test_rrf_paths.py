@@ -13,6 +13,7 @@ from reference.rankers.rrf import rrf
 from reference.store import MemoryStore
 from reference.tracker import fts_match
 from reference.tracker.fts_topk import ranked_matches
+from reference.tuning import SEED_DEFAULTS, use_tuning
 
 WORDS = "auth token refresh race billing invoice cache redis queue worker retry deploy schema index".split()
 CONTEXTS = ["context:auth", "context:billing", "context:api"]
@@ -46,6 +47,7 @@ def _reference(store: MemoryStore, text: str, context, depth: int, top_k: int) -
 def test_rrf_on_the_indexes_equals_fts5_and_sql(tmp_path, depth):
     clock = LogicalClock(1_700_000_000.0)
     store = MemoryStore.open(tmp_path, clock=clock)
+    use_tuning(store, SEED_DEFAULTS)   # the seed's lists: FTS5 bm25 and cosine (the tuned lists: test_rrf_tuned.py)
     rng = random.Random(3)
     store.write_memories([_record(rng, i) for i in range(2_100)])  # above the keyword index's MIN_ROWS
     ranker = make_ranker("rrf", store)

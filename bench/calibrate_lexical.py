@@ -1,0 +1,292 @@
+"""Fit the lexical ranking's constants (reference/lexical/params.py) on the history calibration split.
+
+    python3 -m bench.calibrate_lexical [--data DIR]   # also run by `python3 -m bench.calibrate`
+
+The calibration scenarios (`<data>-{blame,history,files}-calibration`, commits at
+positions divisible by 10 only, never scored) are built into a temporary folder
+from `scenarios/data/` (about 10 s; scenarios/README.md, "Calibration split"),
+or read from `--data` where `codemem-bench scenarios build ... --split calibration`
+put them. Every query is answered as the store would answer it when it was asked:
+the memories written before it, in order, in a `LexicalIndex`, the query's
+cosine with each of them (hashing-v1, the top 100, as the vector cache gives
+them), then `reference.lexical.ranking.hybrid_scores`. The fit is joint over the
+three datasets (a constant tuned to one repository would be tuned to it): the
+mean nDCG@10 over the six blame and history scenarios, by stages over a small
+fixed grid (BM25 k1 x b; then the vector weight; then expansion depth x weight;
+then the recency prior's weight x scale), each stage keeping the best of the
+previous ones. A gain smaller than one query's share is a tie; ties go to the
+value nearest the seed's (FTS5's k1 1.2 and b 0.75; seed 001's vector weight 0.6 / 0.4 = 1.5 of the
+keyword's; no expansion, no prior: the seeds have neither).
+"""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import fmean
+
+import numpy as np
+
+DATASETS = ("sqlite-utils", "httpx", "attrs")
+TASKS = ("blame", "history")
+K1_GRID, B_GRID = (1.2, 1.5, 2.0, 3.0), (0.1, 0.2, 0.3, 0.5, 0.75)
+VECTOR_GRID = (0.0, 0.1, 0.2, 0.3, 0.5, 1.0, 1.5)
+EXPAND_TOP_GRID, EXPAND_WEIGHT_GRID = (0, 5, 8, 12), (0.5, 1.0, 1.5, 2.0, 3.0, 5.0)
+EXPAND_NORM_GRID = (0.0, 0.5, 1.0)
+RECENCY_WEIGHT_GRID, RECENCY_SCALE_GRID = (0.0, 0.2, 0.5, 0.7, 1.0, 1.5), (20.0, 50.0, 100.0, 200.0)
+MAX_SHARE_GRID = (1.0, 0.5)
+RERANK_CANDIDATES_GRID, RERANK_WEIGHT_GRID = (20, 50, 100), (0.0, 0.1, 0.2, 0.3, 0.5, 1.0)
+FILE_TOP_GRID, FILE_PATH_GRID, FILE_RECENCY_GRID = (10, 20, 50, 100), (0.0, 0.25, 0.5, 1.0), (0.0, 0.1, 0.3, 0.5)
+VECTOR_POOL = 100
+
+
+@dataclass
+class Stream:
+    """A scenario's memory writes and ranked memory queries, in order (what a query may see: what came before)."""
+
+    name: str
+    texts: list[str] = field(default_factory=list)
+    ids: list[str] = field(default_factory=list)
+    queries: list[tuple[int, str, dict[str, int]]] = field(default_factory=list)   # (visible rows, text, grades)
+    vectors: np.ndarray | None = None
+    qvectors: np.ndarray | None = None
+
+
+def load_stream(path: Path, oracle_root: Path | None = None) -> Stream:
+    """The memory writes and memory searches of one scenario file, with the queries' judgements
+    (from `oracle_root`, by default the `oracle_data/` beside the file)."""
+    from bench.scenario.loader import load_scenario
+    sc = load_scenario(path, oracle_root or path.parent / "oracle_data")
+    st = Stream(sc.name)
+    for step in sc.steps:
+        a = step.raw_args
+        if step.expect is not None and step.expect.relevant is not None and step.name == "memory_search_structured":
+            st.queries.append((len(st.texts), a["query"], step.expect.grades()))
+        if step.name == "memory_write_structured" and step.alias:
+            st.texts.append(a["text"])
+            st.ids.append(step.alias)
+    from reference.embed import HashingEmbedder
+    emb = HashingEmbedder()
+    st.vectors = emb.embed(st.texts)
+    st.qvectors = emb.embed([q for _, q, _ in st.queries])
+    return st
+
+
+def evaluate(st: Stream, params, ranker: str = "oracle-hybrid", rerank: tuple[int, float] | None = None) -> float:
+    """Mean nDCG@10 of the stream's queries, each asked over the memories before it, as `ranker` ranks
+    them with `params` (and galaxybrain's re-rank (candidates, weight), default the committed one):
+
+    - oracle-hybrid: `hybrid_scores` (keyword + cosine of the 100 nearest + expansion + recency prior;
+      the store's ranker also applies seed 001's stored relationships, which this replay has not);
+    - galaxybrain: `semantic_rerank` of the lexical pipeline's candidates (vector part off);
+    - rrf: `rrf` of the lexical list, the cosine list and galaxybrain's list, 100 deep each.
+    """
+    from bench.metrics import ndcg
+    from reference.lexical.index import LexicalIndex
+    from reference.lexical.params import RERANK_CANDIDATES, RERANK_WEIGHT
+    from reference.lexical.ranking import hybrid_scores, semantic_rerank, top_rows
+    from reference.rankers.rrf import DEPTH, rrf
+    candidates, weight = rerank or (RERANK_CANDIDATES, RERANK_WEIGHT)
+    index = LexicalIndex()
+    out, written = [], 0
+    for qi, (visible, text, grades) in enumerate(st.queries):
+        while written < visible:
+            index.add(st.ids[written], st.texts[written])
+            written += 1
+        cos = st.vectors[:visible] @ st.qvectors[qi]
+        near = np.argsort(-cos, kind="stable")[:VECTOR_POOL]
+        if ranker == "oracle-hybrid":
+            vector = (near, cos[near]) if params.vector_weight > 0 and visible else None
+            scores = hybrid_scores(index, text, params, vector)
+            ranked = [index.ids[r] for r, _ in top_rows(scores, 10, index.ids)]
+        else:
+            lexical = hybrid_scores(index, text, params.with_(vector_weight=0.0))
+            galaxy = [index.ids[r] for r, _ in
+                      semantic_rerank(lexical, max(candidates, DEPTH if ranker == "rrf" else 10),
+                                      lambda rows: cos[rows], weight, index.ids)]
+            if ranker == "galaxybrain":
+                ranked = galaxy[:10]
+            else:
+                keyword = [index.ids[r] for r, _ in top_rows(lexical, DEPTH, index.ids)]
+                vector_ids = [index.ids[r] for r in near.tolist()]
+                ranked = [m for m, _ in rrf([keyword, vector_ids, galaxy])[:10]]
+        out.append(ndcg(ranked, grades, 10))
+    return fmean(out) if out else 0.0
+
+
+@dataclass
+class FileStream:
+    """A files scenario: its commits (message and files) and `project_locate_files` queries, in order."""
+
+    name: str
+    events: list[tuple] = field(default_factory=list)   # ("commit", id, text, files) | ("query", text, grades)
+
+
+def load_file_stream(path: Path, oracle_root: Path | None = None) -> FileStream:
+    from bench.scenario.loader import load_scenario
+    sc = load_scenario(path, oracle_root or path.parent / "oracle_data")
+    st = FileStream(sc.name)
+    for step in sc.steps:
+        a = step.raw_args
+        if step.name == "project_locate_files" and step.expect is not None and step.expect.relevant is not None:
+            st.events.append(("query", a["query"], step.expect.grades()))
+        elif step.name == "commit" and step.alias:
+            files = list(a.get("files") or [])
+            st.events.append(("commit", step.alias, f"{a['message']}\n\nFiles changed: {', '.join(files)}", files))
+    return st
+
+
+def evaluate_files(st: FileStream, params, fparams) -> float:
+    """Mean nDCG@10 of the stream's file queries: `files.file_scores` over the commits recorded before each."""
+    from bench.metrics import ndcg
+    from reference.lexical.files import FileIndex, file_scores
+    from reference.lexical.index import LexicalIndex
+    from reference.lexical.ranking import hybrid_scores
+    index, files, touched, out = LexicalIndex(), FileIndex(), [], []
+    for ev in st.events:
+        if ev[0] == "commit":
+            if ev[1] in index.row_of:
+                continue
+            row = index.add(ev[1], ev[2])
+            touched.append(ev[3])
+            files.note(row, ev[3])
+        else:
+            scores = hybrid_scores(index, ev[1], params.with_(vector_weight=0.0))
+            ranked = file_scores(index, files, ev[1], scores, fparams, lambda r: touched[r])
+            out.append(ndcg([f"file:{f}" for f, _ in ranked[:10]], ev[2], 10))
+    return fmean(out) if out else 0.0
+
+
+def fit_files(streams: list[FileStream], params, out=sys.stdout):
+    """`FileParams` by stages (history depth x path weight; then file recency weight x scale); printed."""
+    from reference.lexical.params import FileParams
+    tie = 1.0 / sum(sum(1 for e in st.events if e[0] == "query") for st in streams)
+    fp = FileParams(recency_weight=0.0)
+    for title, cands in (("files: history depth x path weight", [{"top": t, "path_weight": w} for t in FILE_TOP_GRID
+                                                                  for w in FILE_PATH_GRID]),
+                         ("files: recency weight x scale", [{"recency_weight": w, "recency_scale": s}
+                                                            for w in FILE_RECENCY_GRID for s in RECENCY_SCALE_GRID])):
+        print(f"\n## {title}\n| setting | mean nDCG@10 | " + " | ".join(st.name for st in streams) + " |\n"
+              + "|---" * (2 + len(streams)) + "|", file=out)
+        scored = []
+        for c in cands:
+            per = [evaluate_files(st, params, fp.with_(**c)) for st in streams]
+            scored.append((fmean(per), c))
+            print(f"| {c} | {fmean(per):.4f} | " + " | ".join(f"{x:.3f}" for x in per) + " |", file=out)
+        top = max(m for m, _ in scored)
+        m, c = min(((m, c) for m, c in scored if top - m <= tie), key=lambda mc: tuple(mc[1].values()))
+        print(f"chosen: {c} ({m:.4f}; best {top:.4f}; ties go to the smallest values)", file=out)
+        fp = fp.with_(**c)
+    print(f"\nchosen (reference/lexical/params.py FILES_TUNED): {fp}", file=out)
+    return fp
+
+
+def build(data_root: Path, out: Path) -> None:
+    """`codemem-bench scenarios build DATA --out OUT --split calibration` for each dataset."""
+    for d in DATASETS:
+        subprocess.run([sys.executable, "-m", "bench.cli.main", "scenarios", "build", str(data_root / d),
+                        "--out", str(out), "--split", "calibration"], check=True, stdout=subprocess.DEVNULL)
+
+
+def _mean(streams: list[Stream], params, ranker: str = "oracle-hybrid", rerank=None) -> tuple[float, dict[str, float]]:
+    per = {st.name: evaluate(st, params, ranker, rerank) for st in streams}
+    return fmean(per.values()), per
+
+
+def fit(streams: list[Stream], out=sys.stdout):
+    """Stage by stage over the grids (module doc); prints every setting tried and each choice.
+
+    Returns (the chosen `LexicalParams`, galaxybrain's (RERANK_CANDIDATES, RERANK_WEIGHT), the default ranker:
+    the best of galaxybrain, oracle-hybrid and rrf on the calibration split)."""
+    from reference.lexical.params import SEED
+    tie = 1.0 / sum(len(st.queries) for st in streams)   # one query's share of the mean, roughly
+
+    def stage(title: str, candidates: list, base, seed_key) -> object:
+        print(f"\n## {title}\n| setting | mean nDCG@10 | " + " | ".join(st.name for st in streams) + " |\n"
+              + "|---" * (2 + len(streams)) + "|", file=out)
+        scored = []
+        for cand in candidates:
+            p = base.with_(**cand)
+            mean, per = _mean(streams, p)
+            scored.append((mean, cand, p))
+            print(f"| {cand} | {mean:.4f} | " + " | ".join(f"{per[st.name]:.3f}" for st in streams) + " |", file=out)
+        top = max(m for m, _, _ in scored)
+        near = [(m, c, p) for m, c, p in scored if top - m <= tie]
+        m, c, p = min(near, key=lambda x: seed_key(x[1]))
+        print(f"chosen: {c} ({m:.4f}; best {top:.4f})", file=out)
+        return p
+
+    p = SEED.with_(vector_weight=0.0)   # BM25 alone first
+    p = stage("BM25 k1 x b", [{"k1": k, "b": b} for k in K1_GRID for b in B_GRID], p,
+              lambda c: (abs(c["k1"] - SEED.k1) + abs(c["b"] - SEED.b)))
+    p = stage("vector weight (hashing-v1 cosine, top 100)", [{"vector_weight": v} for v in VECTOR_GRID], p,
+              lambda c: abs(c["vector_weight"] - SEED.vector_weight))
+    p = stage("expansion through shared entities: depth x weight x share per file",
+              [{"expand_top": t, "expand_weight": w if t else 0.0, "expand_norm": n if t else 0.0}
+               for t in EXPAND_TOP_GRID for w in (EXPAND_WEIGHT_GRID if t else (0.0,))
+               for n in (EXPAND_NORM_GRID if t else (0.0,))], p,
+              lambda c: (c["expand_top"] > 0, c["expand_weight"], c["expand_norm"], c["expand_top"]))
+    p = stage("recency prior: weight x scale (memories ago)",
+              [{"recency_weight": w, "recency_scale": s} for w in RECENCY_WEIGHT_GRID
+               for s in (RECENCY_SCALE_GRID if w else (SEED.recency_scale,))], p,
+              lambda c: (c["recency_weight"], abs(c["recency_scale"] - SEED.recency_scale)))
+    # corpus stop words keep search at 100k memories inside 5 ms (terms in most rows have the longest
+    # postings and the smallest idf); ties go to leaving them out (0.5), the reason for having the option
+    p = stage("corpus stop words: max share of memories a query term may be in", [{"max_share": m} for m in MAX_SHARE_GRID],
+              p, lambda c: c["max_share"])
+    print(f"\nchosen (reference/lexical/params.py TUNED): {p}", file=out)
+    print("\n## galaxybrain's semantic re-rank: candidates x cosine weight\n| setting | mean nDCG@10 |\n|---|---|", file=out)
+    reranks = {}
+    for c in RERANK_CANDIDATES_GRID:
+        for w in RERANK_WEIGHT_GRID:
+            reranks[(c, w)] = _mean(streams, p, "galaxybrain", (c, w))[0]
+            print(f"| {c} candidates, weight {w} | {reranks[(c, w)]:.4f} |", file=out)
+    top = max(reranks.values())
+    rerank = min((k for k, v in reranks.items() if top - v <= tie), key=lambda k: (-k[1], k[0]))
+    print(f"chosen: RERANK_CANDIDATES {rerank[0]}, RERANK_WEIGHT {rerank[1]} ({reranks[rerank]:.4f}; best {top:.4f};"
+          " ties go to the most semantic weight: the seed re-ranks by cosine alone)", file=out)
+    print("\n## the rankers on the calibration split, tuned\n| ranker | mean nDCG@10 | "
+          + " | ".join(st.name for st in streams) + " |\n" + "|---" * (2 + len(streams)) + "|", file=out)
+    means = {}
+    for r in ("galaxybrain", "oracle-hybrid", "rrf"):
+        means[r], per = _mean(streams, p, r, rerank)
+        print(f"| {r} | {means[r]:.4f} | " + " | ".join(f"{per[st.name]:.3f}" for st in streams) + " |", file=out)
+    best = max(means, key=lambda r: (means[r], r == "galaxybrain"))
+    print(f"\ndefault ranker (reference/rankers/registry.py DEFAULT_RANKER): {best} "
+          "(memory-lane is fitted by its own stage)", file=out)
+    return p, rerank, best
+
+
+def streams_from(folder: Path) -> list[Stream]:
+    return [load_stream(folder / f"{d}-{t}-calibration.jsonl") for d in DATASETS for t in TASKS]
+
+
+def run(folder: Path) -> None:
+    """Every fit of this module on the calibration scenarios in `folder`."""
+    params = fit(streams_from(folder))[0]
+    fit_files([load_file_stream(folder / f"{d}-files-calibration.jsonl") for d in DATASETS], params)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python3 -m bench.calibrate_lexical", description=__doc__.split("\n")[0])
+    ap.add_argument("--data", type=Path, help="a folder holding the calibration scenarios (else built)")
+    ap.add_argument("--files-only", action="store_true", help="only the files fit, with the committed TUNED")
+    args = ap.parse_args(argv)
+    from bench.scenario.suites import scenarios_dir
+    with tempfile.TemporaryDirectory(prefix="calib-lexical-") as tmp:
+        folder = args.data or Path(tmp)
+        if not args.data:
+            build(scenarios_dir() / "data", folder)
+        if args.files_only:
+            from reference.lexical.params import TUNED
+            fit_files([load_file_stream(folder / f"{d}-files-calibration.jsonl") for d in DATASETS], TUNED)
+        else:
+            run(folder)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

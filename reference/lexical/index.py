@@ -1,0 +1,132 @@
+"""`LexicalIndex`: Okapi BM25 over code-aware terms (`terms.py`), in memory, rows numbered in write order.
+
+    index = LexicalIndex()
+    index.add("mem:1", "Fix Table.insert_all in sqlite_utils/db.py")
+    scores = index.bm25("insert_all bug", k1=1.2, b=0.4)   # float64 array by row, 0 where nothing matched
+
+Scores: idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5)) (Lucene's, never
+negative); each distinct query term adds idf * tf * (k1 + 1) / (tf + k1 *
+(1 - b + b * len / avglen)). `k1` and `b` are the caller's (fitted on the
+calibration split: `params.py`). N, df and avglen count live rows only.
+
+Rows are numbered 0, 1, 2, ... in the order memories were added, so a row
+number is also the memory's place in the write order (`recency.py` reads
+it). A removed row keeps its number and drops out of N, df, avglen and
+every answer. Each row also keeps its distinct entities (`terms.entity_terms`:
+files, and with `definitions` the functions and classes it names), with
+postings of their own (`entity_postings`, not counted in BM25), which
+`expansion.py` follows.
+
+The index is the caller's to keep in step with the memories it mirrors
+(`layer.py` does it for a store); it is not thread-safe by itself.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+
+from reference.lexical.postings import Postings
+from reference.lexical.terms import entity_terms, index_terms
+
+
+class LexicalIndex:
+    """BM25 postings, document lengths and per-row entities of a growing set of documents (see module doc)."""
+
+    def __init__(self, definitions: bool = False) -> None:
+        self.definitions = definitions
+        self.postings: dict[str, Postings] = {}
+        self.entity_postings: dict[str, Postings] = {}
+        self.ids: list[str] = []               # row -> document id
+        self.row_of: dict[str, int] = {}       # live document id -> row
+        self.entities: list[tuple[str, ...]] = []   # row -> distinct entity terms
+        self._terms: list[tuple[str, ...]] = []     # row -> distinct terms (to undo df on removal)
+        self._len = np.zeros(64, dtype=np.float64)  # row -> term count (0 once removed)
+        self._alive = np.zeros(64, dtype=bool)
+        self.live = 0
+        self.total = 0.0
+
+    def __len__(self) -> int:
+        return self.live
+
+    @property
+    def rows(self) -> int:
+        """Rows ever added (live or removed): one past the newest row number."""
+        return len(self.ids)
+
+    def add(self, doc: str, text: str) -> int:
+        """Index `doc` (a new id) with `text`; its row number. An id already live is refused."""
+        if doc in self.row_of:
+            raise ValueError(f"lexical index: {doc!r} is already indexed")
+        counts = Counter(index_terms(text))
+        row = len(self.ids)
+        if row >= self._len.size:
+            self._len = np.concatenate([self._len, np.zeros(self._len.size)])
+            self._alive = np.concatenate([self._alive, np.zeros(self._alive.size, dtype=bool)])
+        length = float(sum(counts.values()))
+        for term, tf in counts.items():
+            post = self.postings.get(term)
+            if post is None:
+                post = self.postings[term] = Postings()
+            post.append(row, tf, length)
+        self.ids.append(doc)
+        self.row_of[doc] = row
+        self._terms.append(tuple(counts))
+        ents = tuple(entity_terms(text, self.definitions))
+        for ent in ents:
+            post = self.entity_postings.get(ent)
+            if post is None:
+                post = self.entity_postings[ent] = Postings()
+            post.append(row, 1)
+        self.entities.append(ents)
+        self._len[row] = length
+        self._alive[row] = True
+        self.live += 1
+        self.total += length
+        return row
+
+    def remove(self, doc: str) -> bool:
+        """Drop `doc` from every answer and statistic; False if it was not indexed."""
+        row = self.row_of.pop(doc, None)
+        if row is None:
+            return False
+        for term in self._terms[row]:
+            self.postings[term].live -= 1
+        for ent in self.entities[row]:
+            self.entity_postings[ent].live -= 1
+        self.total -= self._len[row]
+        self._len[row] = 0.0
+        self._alive[row] = False
+        self.live -= 1
+        return True
+
+    def alive(self) -> np.ndarray:
+        """Bool by row: live rows."""
+        return self._alive[: self.rows]
+
+    def idf(self, term: str, entity: bool = False) -> float:
+        """Lucene's idf of `term` (of an entity, with `entity`) among live rows (0.0 if unknown or empty)."""
+        post = (self.entity_postings if entity else self.postings).get(term)
+        if post is None or post.live == 0 or self.live == 0:
+            return 0.0
+        return math.log(1.0 + (self.live - post.live + 0.5) / (post.live + 0.5))
+
+    def bm25(self, query: str, k1: float, b: float, max_share: float = 1.0) -> np.ndarray:
+        """BM25 of every row for `query` (float64 by row; 0 for unmatched and removed rows).
+
+        A query term held by more than `max_share` of the live rows is left out (a stop word of this
+        corpus: its idf is small and its postings are the longest), unless every matching term is.
+        """
+        acc = np.zeros(self.rows, dtype=np.float64)
+        if self.live == 0:
+            return acc
+        avg = max(self.total / self.live, 1e-9)
+        base, per_len = k1 * (1.0 - b), k1 * b / avg    # k1 * (1 - b + b * len / avg) = base + per_len * len
+        matched = [(t, p) for t in dict.fromkeys(index_terms(query)) if (p := self.postings.get(t)) is not None and p.live]
+        kept = [(t, p) for t, p in matched if p.live <= max_share * self.live] or matched
+        for term, post in kept:
+            tf = post.tfs()
+            acc[post.rows()] += (self.idf(term) * (k1 + 1.0)) * tf / (tf + (base + per_len * post.lengths()))
+        acc[~self.alive()] = 0.0
+        return acc

@@ -1,0 +1,196 @@
+"""`LexicalLayer`: a store's `LexicalIndex`, kept in step with its memories (the keyword side of every ranker).
+
+    lex = LexicalLayer.for_store(store)      # built from the stored memories on first call
+    scores = lex.scores("insert_all m2m", TUNED, vector=..., allowed=...)   # ranking.hybrid_scores
+    lex.ids_of(rows), lex.rows_of_hashes(key_hashes)
+
+The index lives in memory only and is derived from the memories table, the
+source of truth (like the vector cache's PQ index): opening a store builds
+nothing; the first use reads every memory once, oldest first (about 30 µs a
+memory: ~3 s at 100k). Then a write listener takes each written memory's id,
+key hash and text inside the write's transaction as *pending*, and the next
+use outside a transaction adds them, once the memories revision
+(`tracker/memory_revision.py`) shows they committed: the revision moved by
+exactly the pending writes and the deletes noted since. A rollback leaves the
+revision where it was: the pending entries are dropped. Any other move (a
+metadata update, another process's write or delete) is reconciled by id:
+memories no longer stored leave the index, memories it lacks are read and
+added (text never changes under an id, so nothing else can be stale). Inside
+an open transaction the index answers as of the last commit it applied.
+"""
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+
+from reference.lexical.files import FileIndex, file_scores
+from reference.lexical.index import LexicalIndex
+from reference.lexical.params import FileParams, LexicalParams
+from reference.lexical.ranking import hybrid_scores, semantic_rerank, top_rows
+from reference.tracker import MemoryFilter
+from reference.tracker.memory_revision import current
+
+EXTENSION_KEY = "lexical"
+VECTOR_POOL = 100   # the vector cache's best cosines the first stage takes (as the store's topk gives them)
+MEMORY_TAG = 4      # the vector rows' kind tag of memories (reference README, vectors.tags)
+_CREATE_LOCK = threading.Lock()
+
+
+class LexicalLayer:
+    """One store's lexical index and what keeps it current (module docstring)."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self.index = LexicalIndex()
+        self.files = FileIndex()          # the files the memories' texts name (files.py)
+        self._hashes = np.zeros(64, dtype=np.uint64)   # row -> memory key hash
+        self._hash_row: dict[int, int] = {}            # memory key hash -> row
+        self._lock = threading.RLock()
+        self._pending: list[tuple[str, int, str]] = []
+        self._deleted = 0          # deletes applied since `_rev`
+        self._rev: int | None = None
+
+    @classmethod
+    def for_store(cls, store: Any) -> "LexicalLayer":
+        """The store's layer, created (listeners registered) on first call; built lazily on first use."""
+        with _CREATE_LOCK:
+            layer = store.extensions.get(EXTENSION_KEY)
+            if layer is None:
+                layer = store.extensions[EXTENSION_KEY] = cls(store)
+                store.add_write_listener(layer._noted, batch=layer._noted_many)
+                store.add_delete_listener(layer._forget)
+            return layer
+
+    # -- following writes ------------------------------------------------------------
+    def _noted(self, entry: Any) -> None:
+        self._noted_many([entry])
+
+    def _noted_many(self, entries: list[Any]) -> None:
+        with self._lock:
+            self._pending.extend((e.id, e.key_hash, e.text) for e in entries)
+
+    def _forget(self, memory_id: str) -> None:
+        with self._lock:
+            if self._rev is not None and self.index.remove(memory_id):
+                self._deleted += 1
+            elif self._rev is not None:
+                self._rev = None     # a delete of a memory the index never held: reconcile next time
+
+    def _add(self, memory_id: str, key_hash: int, text: str) -> None:
+        if memory_id in self.index.row_of:
+            return
+        row = self.index.add(memory_id, text)
+        self.files.note(row, self.index.entities[row])
+        if row >= self._hashes.size:
+            self._hashes = np.concatenate([self._hashes, np.zeros(self._hashes.size, dtype=np.uint64)])
+        self._hashes[row] = key_hash
+        self._hash_row[int(key_hash)] = row
+
+    def sync(self) -> LexicalIndex:
+        """The index as of the last commit this connection sees (module docstring); returned for convenience."""
+        conn = self.store.tracker.conn()
+        with self._lock:
+            if conn.in_transaction and self._rev is not None:
+                return self.index
+            rev = current(conn)
+            if self._rev is None:
+                self._reconcile(conn)
+            elif rev == self._rev + self._deleted + len(self._pending):
+                for mid, kh, text in self._pending:
+                    self._add(mid, kh, text)
+            elif rev != self._rev + self._deleted:
+                self._reconcile(conn)
+            self._pending, self._deleted, self._rev = [], 0, rev
+            return self.index
+
+    def _reconcile(self, conn: Any) -> None:
+        stored = {mid for (mid,) in conn.execute("SELECT id FROM memories")}
+        for mid in [m for m in self.index.row_of if m not in stored]:
+            self.index.remove(mid)
+        if len(stored) == len(self.index.row_of):
+            return
+        if not self.index.row_of:      # a first build: every memory, oldest first, as written
+            for e in self.store.memories.iter(MemoryFilter()):
+                self._add(e.id, e.key_hash, e.text)
+            return
+        missing = sorted(stored - set(self.index.row_of))
+        entries = [self.store.memories.get(m) for m in missing]
+        for e in sorted((e for e in entries if e is not None), key=lambda e: (e.created_at, e.id)):
+            self._add(e.id, e.key_hash, e.text)
+
+    # -- answering -------------------------------------------------------------------
+    def allowed_rows(self, key_hashes: np.ndarray | None) -> np.ndarray | None:
+        """Bool by row: rows whose key hash is in the sorted array `key_hashes` (None: no restriction)."""
+        if key_hashes is None:
+            return None
+        hashes = self._hashes[: self.index.rows]
+        if key_hashes.size == 0:
+            return np.zeros(hashes.size, dtype=bool)
+        pos = np.minimum(np.searchsorted(key_hashes, hashes), key_hashes.size - 1)
+        return key_hashes[pos] == hashes
+
+    def rows_of(self, pairs: list[tuple[int, float]]) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, scores) of (key hash, score) pairs, e.g. the vector cache's top k; unknown hashes dropped."""
+        rows, scores = [], []
+        get = self._hash_row.get
+        for kh, s in pairs:
+            row = get(int(kh))
+            if row is not None:
+                rows.append(row)
+                scores.append(s)
+        return np.asarray(rows, dtype=np.int64), np.asarray(scores, dtype=np.float64)
+
+    def scores(self, query: str, params: LexicalParams, vector: tuple[np.ndarray, np.ndarray] | None = None,
+               allowed: np.ndarray | None = None) -> np.ndarray:
+        """`ranking.hybrid_scores` over the current index (sync first); -inf where not allowed or removed."""
+        with self._lock:
+            return hybrid_scores(self.sync(), query, params, vector, allowed)
+
+    def locate(self, query: str, params: LexicalParams, fparams: FileParams, k: int,
+               allowed: np.ndarray | None = None) -> list[tuple[str, float]]:
+        """`files.file_scores`: the `k` files most likely touched by the work `query` describes, (path, score)
+        best first, from the memories among the key hashes `allowed` (all when None; e.g. a branch filter)."""
+        with self._lock:
+            self.sync()   # before the rows are counted for `allowed`
+            scores = self.scores(query, params.with_(vector_weight=0.0), None, self.allowed_rows(allowed))
+            return file_scores(self.index, self.files, query, scores, fparams)[:k]
+
+    def vector(self, query: str, allowed: np.ndarray | None, pool: int = VECTOR_POOL) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, cosines) of the query's `pool` nearest memories among the key hashes `allowed` (all when None)."""
+        qvec = self.store.memories.embed_query(query)
+        if not np.any(qvec) or (allowed is not None and allowed.size == 0):
+            return np.zeros(0, dtype=np.int64), np.zeros(0)
+        if allowed is None:
+            pairs = self.store.vectors.topk(qvec, pool, tags=[MEMORY_TAG], with_ties=True)
+        else:
+            pairs = self.store.vectors.topk(qvec, pool, allowed=allowed, with_ties=True)
+        with self._lock:
+            self.sync()
+            return self.rows_of(pairs)
+
+    def ranked(self, query: str, params: LexicalParams, k: int, allowed: np.ndarray | None = None
+               ) -> list[tuple[str, float]]:
+        """(memory id, score) of the `k` best for `query` under `params` among the key hashes `allowed`
+        (sorted; None: every memory), best first, ties by id; only positive scores. The vector part
+        (when `params.vector_weight` > 0) takes the `VECTOR_POOL` nearest memories."""
+        vector = self.vector(query, allowed) if params.vector_weight > 0.0 else None
+        with self._lock:
+            self.sync()   # before the rows are counted for `allowed`
+            scores = self.scores(query, params, vector, self.allowed_rows(allowed))
+            return [(self.index.ids[r], s) for r, s in top_rows(scores, k, self.index.ids)]
+
+    def reranked(self, query: str, params: LexicalParams, k: int, candidates: int, weight: float,
+                 allowed: np.ndarray | None = None) -> list[tuple[str, float]]:
+        """`ranking.semantic_rerank` of the `candidates` best under `params` (its vector part off): the lexical
+        score plus `weight` x the query's cosine with each candidate; (memory id, score), best first."""
+        with self._lock:
+            self.sync()   # before the rows are counted for `allowed`
+            scores = self.scores(query, params.with_(vector_weight=0.0), None, self.allowed_rows(allowed))
+            ids, hashes = self.index.ids, self._hashes
+
+            def cosines(rows: np.ndarray) -> np.ndarray:
+                qvec = self.store.memories.embed_query(query)
+                return self.store.vectors.scores(qvec, [int(h) for h in hashes[rows]])
+            return [(ids[r], s) for r, s in semantic_rerank(scores, candidates, cosines, weight, ids)[:k]]

@@ -1,0 +1,70 @@
+"""The lexical ranking's constants: the values fitted on the calibration split, and the seeds' own.
+
+`TUNED` is what the reference uses; `bench/calibrate.py` (`python3 -m
+bench.calibrate`) fits it on the calibration split of all three history
+datasets jointly (commits at positions divisible by 10, never scored) over a
+small fixed grid and prints what it chose; the values below are those it
+printed. `SEED` is what the seeds give: FTS5's bm25 (k1 1.2, b 0.75), no
+expansion, no recency prior (seed 001 decays by multiplying, `knowledge/hybrid.py`), seed 001's
+0.6 vector / 0.4 keyword as a vector weight of 1.5,
+so reports can show the seed-default figure beside the tuned one.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+
+@dataclass(frozen=True)
+class LexicalParams:
+    """One setting of the lexical ranking (`ranking.py` says what each part does)."""
+
+    k1: float = 1.2                # BM25 term-frequency saturation
+    b: float = 0.75                # BM25 length normalisation
+    max_share: float = 1.0         # query terms in more than this share of the memories are left out (1: none)
+    vector_weight: float = 1.5     # weight of the normalised cosine in the first stage (seed 001: 0.6 / 0.4)
+    expand_top: int = 0            # first-stage rows whose entities are followed (0: no expansion)
+    expand_weight: float = 0.0     # weight of the normalised expansion score
+    expand_norm: float = 0.0       # a hit's score is shared among its files: / (file count ** expand_norm)
+    recency_weight: float = 0.0    # weight of the recency prior
+    recency_scale: float = 50.0    # memories ago at which the prior has fallen to 1/e
+
+    def with_(self, **changes) -> "LexicalParams":
+        return replace(self, **changes)
+
+
+SEED = LexicalParams()
+# fitted by `python3 -m bench.calibrate` (bench/calibrate_lexical.py) on the history calibration split
+TUNED = LexicalParams(k1=3.0, b=0.1, max_share=0.5, vector_weight=0.1, expand_top=8, expand_weight=1.5,
+                      expand_norm=0.5, recency_weight=1.0, recency_scale=20.0)
+
+
+def params_for(store) -> LexicalParams:
+    """`SEED` for a store run at the seeds' values (`reference.tuning.SEED_DEFAULTS` set on it), else `TUNED`."""
+    from reference.tuning import SEED_DEFAULTS, tuning_of
+    return SEED if tuning_of(store) == SEED_DEFAULTS else TUNED
+
+
+# galaxybrain's semantic re-rank (seed 000 §4.3: filter, then re-rank by meaning) of the lexical pipeline's
+# best candidates: how many, and the weight of the normalised cosine beside the normalised lexical score.
+# Fitted with TUNED by bench/calibrate_lexical.py; the seed re-ranks every filtered memory by cosine alone.
+RERANK_CANDIDATES = 20
+RERANK_WEIGHT = 0.1
+
+
+@dataclass(frozen=True)
+class FileParams:
+    """File localisation (`files.py`): history depth, path BM25 weight and its k1 / b, file recency."""
+
+    top: int = 50
+    path_weight: float = 0.5
+    recency_weight: float = 0.3
+    recency_scale: float = 50.0
+    k1: float = 1.2
+    b: float = 0.75
+
+    def with_(self, **changes) -> "FileParams":
+        return replace(self, **changes)
+
+
+# fitted by bench/calibrate_lexical.py on the files task's calibration split (with TUNED for the memories)
+FILES_TUNED = FileParams(top=20, path_weight=0.5, recency_weight=0.3, recency_scale=100.0)

@@ -1,0 +1,91 @@
+"""The lexical ranking pipeline: BM25 (+ cosine), expansion through shared entities, a recency prior.
+
+    scores = hybrid_scores(index, "insert_all fails on m2m", TUNED, vector=cosines_by_row)
+    best = top_rows(scores, 10, index.ids)
+
+1. First stage: BM25 over code-aware terms (`index.py`) divided by its best
+   score, plus `vector_weight` x the query's cosine with each row divided by
+   the best cosine (rows the caller gives, e.g. the vector top 100; negative
+   cosines count 0).
+2. Expansion (`expansion.py`): the entities of the `expand_top` best rows,
+   weighted by score / entity count ** `expand_norm` x idf, summed per row,
+   normalised, x `expand_weight`.
+3. Recency prior (`recency.py`): `recency_weight` x exp(-memories_ago / `recency_scale`).
+
+Each part is a reusable function (the rankers, Memory Lane and project
+memory call them); `params.py` holds the fitted values.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from reference.lexical.expansion import expand
+from reference.lexical.index import LexicalIndex
+from reference.lexical.params import LexicalParams
+from reference.lexical.recency import recency_prior
+
+
+def _normalised(x: np.ndarray) -> np.ndarray:
+    best = x.max(initial=0.0)
+    return x / best if best > 0.0 else x
+
+
+def first_stage(index: LexicalIndex, query: str, params: LexicalParams,
+                vector: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """Normalised BM25 + vector_weight x normalised cosine, by row. `vector` = (rows, cosines)."""
+    s = _normalised(index.bm25(query, params.k1, params.b, params.max_share))
+    if vector is not None and params.vector_weight > 0.0:
+        rows, cos = vector
+        keep = (rows < s.size) & (cos > 0)
+        rows, cos = rows[keep], cos[keep].astype(np.float64)
+        if cos.size:
+            s[rows] += params.vector_weight * cos / cos.max()
+    return s
+
+
+def hybrid_scores(index: LexicalIndex, query: str, params: LexicalParams,
+                  vector: tuple[np.ndarray, np.ndarray] | None = None,
+                  allowed: np.ndarray | None = None) -> np.ndarray:
+    """The pipeline's final score of every row (float64; removed rows and rows not `allowed` are -inf)."""
+    s = first_stage(index, query, params, vector)
+    mask = index.alive() if allowed is None else (index.alive() & allowed)
+    if params.expand_top > 0 and params.expand_weight > 0.0:
+        s = s + params.expand_weight * expand(index, s, params.expand_top, mask, params.expand_norm)
+    if params.recency_weight > 0.0:
+        s = s + params.recency_weight * recency_prior(s.size, params.recency_scale)
+    return np.where(mask, s, -np.inf)
+
+
+def top_rows(scores: np.ndarray, k: int, ids: list[str], positive: bool = True) -> list[tuple[int, float]]:
+    """The best `k` (row, score), score descending, ties by the row's id; with `positive` only scores > 0."""
+    ok = np.flatnonzero(scores > 0.0) if positive else np.flatnonzero(np.isfinite(scores))
+    if ok.size == 0 or k <= 0:
+        return []
+    if ok.size > k:
+        kth = -np.partition(-scores[ok], k - 1)[k - 1]
+        ok = ok[scores[ok] >= kth]    # the k best and every tie with the k-th
+    ranked = sorted(((-float(scores[r]), ids[r], r) for r in ok.tolist()))[:k]
+    return [(r, -s) for s, _, r in ranked]
+
+
+def semantic_rerank(scores: np.ndarray, candidates: int, cosines, weight: float, ids: list[str]
+                    ) -> list[tuple[int, float]]:
+    """Seed 000 §4.3's "semantic re-rank" of the `candidates` best rows of `scores` (filtered already).
+
+    Each candidate's score divided by the best candidate's, plus `weight` x its cosine divided by the best
+    positive cosine (`cosines(rows) -> array`, NaN for a row without a vector: 0). All candidates, best first,
+    ties by id.
+    """
+    top = top_rows(scores, candidates, ids)
+    if not top:
+        return []
+    rows = np.asarray([r for r, _ in top], dtype=np.int64)
+    s = np.asarray([v for _, v in top], dtype=np.float64)
+    s = s / s.max() if s.max() > 0 else s
+    if weight > 0.0:
+        cos = np.nan_to_num(np.asarray(cosines(rows), dtype=np.float64), nan=0.0)
+        cos = np.maximum(cos, 0.0)
+        if cos.max(initial=0.0) > 0.0:
+            s = s + weight * cos / cos.max()
+    order = sorted(range(rows.size), key=lambda i: (-s[i], ids[rows[i]]))
+    return [(int(rows[i]), float(s[i])) for i in order]

@@ -1,0 +1,28 @@
+"""A recency prior over the write order: exp(-memories_ago / scale).
+
+The newest row gets 1.0, a row written `scale` memories earlier 1/e. Counted
+in memories written, not in seconds: a history's pace varies by orders of
+magnitude (a burst of commits in a day, then a quiet month), and what an
+agent is working on now is what it wrote last, whatever the calendar says.
+This is the decay part of seed 001's hybrid, as a prior added to the score
+rather than seed 001's `score x relevance` (a multiplication cannot lift a
+recent memory the keyword side missed; a prior can). Removed rows count as
+written (their numbers stay), which the prior does not need to be exact about.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+# past this many scales the prior is below exp(-12) ~ 6e-6 of its weight: rows further back get 0
+_HORIZON = 12.0
+
+
+def recency_prior(rows: int, scale: float) -> np.ndarray:
+    """Float64 by row 0..rows-1: exp(-(rows - 1 - row) / scale); 0 beyond the horizon or when scale <= 0."""
+    out = np.zeros(rows, dtype=np.float64)
+    if rows == 0 or scale <= 0:
+        return out
+    span = min(rows, int(_HORIZON * scale) + 1)
+    ago = np.arange(span - 1, -1, -1, dtype=np.float64)
+    out[rows - span:] = np.exp(-ago / scale)
+    return out

@@ -1,0 +1,134 @@
+"""Memory Lane's ranker mode (hybrid.py): keyword evidence, shared files, recency, working paths, factors."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from reference.clock import LogicalClock
+from reference.lane import MemoryLane
+from reference.lane.files import check_paths, expansion, files_of
+from reference.lane.hybrid import Fusion
+from reference.lane.recency import WriteOrder
+from reference.rankers import Query, make_ranker
+from reference.store import MemoryStore
+
+
+@pytest.fixture
+def store(tmp_path):
+    clock = LogicalClock(1_700_000_000.0)
+    with MemoryStore.open(tmp_path, clock=clock) as s:
+        yield s
+
+
+def _write(store, text, files=(), **kw):
+    store.clock.advance(60)
+    return store.write_memory(text, metadata={"files_changed": list(files)} if files else None, **kw).id
+
+
+def test_a_keyword_match_is_found_even_below_the_semantic_floor(store):
+    """The seed-style cosine floor alone dropped this memory (nothing came back); bm25 vouches for it."""
+    filler = " ".join(f"word{i}" for i in range(80))   # dilutes the hashed vector: a low cosine
+    target = _write(store, f"Fix upsert_all when the key is compound. {filler}")
+    for i in range(30):
+        _write(store, f"unrelated note number {i} about release chores and documentation wording")
+    lane = MemoryLane.for_store(store)
+    q = "upsert_all compound"
+    assert lane.find(q).ids == []                                # the tool keeps the seed's cosine floor
+    assert lane.search(q).ids[:1] == [target]
+
+
+def test_a_memory_sharing_files_with_the_best_hit_outranks_an_unrelated_one(store):
+    best = _write(store, "rename the column helper in transform", files=["pkg/transform.py"])
+    sibling = _write(store, "speed up the loop", files=["pkg/transform.py"])
+    stranger = _write(store, "speed up the loop", files=["pkg/other.py"])
+    for i in range(40):   # other files, so that transform.py is not a hub
+        _write(store, f"chore {i}", files=[f"misc/f{i}.py"])
+    ids = MemoryLane.for_store(store).search("column helper transform speed loop", top_k=5).ids
+    assert ids[0] == best and ids.index(sibling) < ids.index(stranger)
+
+
+def test_the_recency_prior_orders_equal_texts_newest_first(store):
+    old = _write(store, "flaky retry in the upload worker")
+    for i in range(20):
+        _write(store, f"chore {i}")
+    new = _write(store, "flaky retry in the upload worker")
+    lane = MemoryLane.for_store(store)
+    assert lane.search("flaky retry upload", top_k=2).ids == [new, old]
+    lane.hybrid.fusion = Fusion(recency=0.0)
+    assert lane.search("flaky retry upload", top_k=2).ids == sorted([new, old])   # no prior: a tie, by id
+
+
+def test_working_paths_put_the_memories_that_touched_them_first(store):
+    near = _write(store, "small tweak", files=["src/auth/session.py"])
+    far = [_write(store, f"session cookie tweak number {i}", files=[f"web/v{i}.py"]) for i in range(12)]
+    ranker = make_ranker("memory-lane", store)
+    plain = [h.id for h in ranker.search(Query("session cookie tweak", top_k=10))]
+    assert near not in plain                                      # nothing in its text ranks it
+    with_paths = ranker.search(Query("session cookie tweak", top_k=10, paths=("src/auth/session.py",)))
+    assert with_paths[0].id == near and [h.id for h in with_paths[1:]] == plain[:9]
+    assert set(plain) <= set(far)
+
+
+def test_working_paths_imply_seed_slugs_too(store):
+    lane = MemoryLane.for_store(store)
+    tagged = lane.store("billing note without files", entities=["feature:billing"]).id
+    for i in range(5):
+        _write(store, f"billing note {i}")
+    assert lane.search("billing note", paths=["src/billing/invoice.py"]).ids[0] == tagged
+
+
+def test_type_weight_intent_and_feedback_still_multiply_the_relevance(store):
+    lane = MemoryLane.for_store(store)
+    corr = lane.store("the cache key was wrong for uploads", memory_type="correction").id
+    learn = lane.store("the cache key was wrong for uploads", memory_type="learning").id
+    hits = make_ranker("memory-lane", store).search(Query("what mistake did we make with the cache key?"))
+    by_id = {h.id: h for h in hits}
+    c, l = by_id[corr], by_id[learn]
+    assert c.meta["intent_boost"] == 1.15 and l.meta["intent_boost"] == 1.0
+    assert c.score == pytest.approx(c.meta["relevance"] * 1.0 * 1.15)
+    assert l.score == pytest.approx(l.meta["relevance"] * 0.70)
+    lane.feedback(learn, "harmful")
+    l2 = {h.id: h for h in make_ranker("memory-lane", store).search(Query("cache key uploads"))}[learn]
+    assert l2.score == pytest.approx(l2.meta["relevance"] * 0.70 * 0.5)
+
+
+def test_write_order_counts_memories_written_since_and_follows_deletes(store):
+    a, b, c = (_write(store, t) for t in ("one", "two", "three"))
+    order = WriteOrder(store)
+    h = store.tracker.hash_fn
+    assert order.ago(np.asarray([h(a), h(b), h(c)], dtype=np.uint64)).tolist() == [2, 1, 0]
+    store.delete_memory(c)
+    d = _write(store, "four")
+    got = order.ago(np.asarray([h(a), h(d)], dtype=np.uint64)).tolist()
+    assert got[1] == 0 and got[0] > 0
+
+
+def test_expansion_weights_files_by_seed_score_and_idf_and_skips_hubs():
+    holders = {"a.py": np.asarray([1, 2], dtype=np.uint64), "hub.py": np.asarray(range(1, 9), dtype=np.uint64)}
+    got = expansion([(1.0, ["a.py", "hub.py"]), (0.5, ["a.py"])], holders, total=10, max_share=0.5)
+    assert set(got) == {1, 2} and got[1] == pytest.approx(1.5 * np.log(10 / 2))
+
+
+def test_paths_are_checked_with_a_clear_error():
+    assert check_paths(["a.py", "a.py", " b.py "]) == ("a.py", "b.py")
+    for bad in ("a.py", [""], [3]):
+        with pytest.raises(ValueError, match="paths"):
+            check_paths(bad)
+    assert files_of({"files_changed": ["x", 3, "x", ""]}) == ["x"]
+
+
+def test_seed_defaults_rank_by_cosine_alone(tmp_path):
+    """`reference:<ranker>+seed-defaults` shows the seed's own design: the keyword-only match is dropped again."""
+    from reference.tuning import SEED_DEFAULTS, use_tuning
+    with MemoryStore.open(tmp_path, clock=LogicalClock(1_700_000_000.0)) as s:
+        use_tuning(s, SEED_DEFAULTS)
+        filler = " ".join(f"word{i}" for i in range(80))
+        _write(s, f"Fix upsert_all when the key is compound. {filler}")
+        lane = MemoryLane.for_store(s)
+        assert lane.search("upsert_all compound").ids == [] and lane.search("upsert_all compound").floor == 0.5
+
+
+def test_expansion_skips_a_file_with_more_holders_than_the_bound():
+    holders = {"a.py": np.asarray([1, 2], dtype=np.uint64), "big.py": np.asarray(range(10, 14), dtype=np.uint64)}
+    got = expansion([(1.0, ["a.py", "big.py"])], holders, total=1000, max_share=1.0, max_holders=3)
+    assert set(got) == {1, 2}

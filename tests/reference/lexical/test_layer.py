@@ -1,0 +1,63 @@
+"""`LexicalLayer` follows the store: writes, batches, rollbacks, deletes, metadata updates, other store objects."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from reference.clock import LogicalClock
+from reference.lexical.index import LexicalIndex
+from reference.lexical.layer import LexicalLayer
+from reference.lexical.params import TUNED
+from reference.store import MemoryStore
+
+
+def _fresh(store: MemoryStore) -> LexicalIndex:
+    """What a rebuild from the stored rows gives: every stored memory, oldest first."""
+    index = LexicalIndex()
+    for e in sorted(store.list_memories(limit=10_000), key=lambda e: (e.created_at, e.id)):
+        index.add(e.id, e.text)
+    return index
+
+
+def _same(layer: LexicalLayer, store: MemoryStore, query: str) -> None:
+    want_index = _fresh(store)
+    # a filtered ranking right after a write counts the new rows too (the filter mask matches the index)
+    newest = max(want_index.row_of, key=want_index.row_of.get)
+    kh = np.asarray([store.get_memory(newest).key_hash], dtype=np.uint64)
+    assert all(m == newest for m, _ in layer.ranked(query, TUNED.with_(vector_weight=0.0), 5, kh))
+    got = layer.ranked(query, TUNED.with_(vector_weight=0.0, recency_weight=0.0, max_share=1.0), 50)
+    s = want_index.bm25(query, TUNED.k1, TUNED.b)
+    assert sorted(layer.index.row_of) == sorted(want_index.row_of)
+    assert {m for m, _ in got} == {want_index.ids[r] for r in range(len(s)) if s[r] > 0}
+
+
+def test_layer_follows_writes_rollbacks_deletes_and_other_handles(tmp_path):
+    clock = LogicalClock(1_700_000_000.0)
+    store = MemoryStore.open(tmp_path, clock=clock)
+    store.write_memory("before the layer: token refresh in src/auth.py")
+    layer = LexicalLayer.for_store(store)
+    assert LexicalLayer.for_store(store) is layer
+    _same(layer, store, "token refresh")
+    clock.advance(1)
+    a = store.write_memory("token cache race in src/auth.py")
+    store.write_memories([{"text": "refresh queue worker"}, {"text": "token rotation"}])
+    _same(layer, store, "token refresh")
+    # a write whose transaction fails leaves nothing behind in the index
+    store.add_write_listener(lambda e: (_ for _ in ()).throw(RuntimeError("boom")) if "boom" in e.text else None)
+    with pytest.raises(RuntimeError):
+        store.write_memory("token boom")
+    _same(layer, store, "token boom")
+    assert all("boom" not in layer.index.ids[r] for r in layer.index.row_of.values())
+    assert store.delete_memory(a.id)
+    _same(layer, store, "token cache")
+    store.update_metadata(store.list_memories(limit=1)[0].id, {"k": "v"})   # moves the revision, no text change
+    _same(layer, store, "token")
+    # another store object (another process) writes and deletes: reconciled by id
+    other = MemoryStore.open(tmp_path, clock=clock)
+    clock.advance(1)
+    b = other.write_memory("token written elsewhere")
+    other.delete_memory(store.list_memories(limit=50)[-1].id)
+    other.close()
+    _same(layer, store, "token elsewhere")
+    assert b.id in layer.index.row_of
+    store.close()
