@@ -1,4 +1,5 @@
-"""The chroma embedding function of the backend: a wrapper of the reference `HashingEmbedder`.
+"""The chroma embedding functions of the backend: wrappers of the reference's `HashingEmbedder` (`chroma`)
+and `MiniLMEmbedder` (`chroma:minilm`, the local all-MiniLM-L6-v2 files; never chroma's own ONNX copy).
 
 The backend passes `embeddings=` and `query_embeddings=` itself on every call;
 this function is given to the collection only so that chroma never falls
@@ -8,6 +9,7 @@ registered under its `name()` so a persisted collection can rebuild it.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -46,3 +48,30 @@ class HashingEmbeddingFunction(EmbeddingFunction[Documents]):
 
     def supported_spaces(self) -> list[str]:
         return ["cosine"]
+
+
+@functools.lru_cache(maxsize=1)
+def _shared_minilm():
+    """One `MiniLMEmbedder` per process: chroma rebuilds a collection's embedding function from its config
+    on every `add` (measured: 0.4 s twice per write when each rebuild loaded the ONNX session)."""
+    from reference.embed.minilm import MiniLMEmbedder
+    return MiniLMEmbedder()
+
+
+@register_embedding_function
+class MiniLMEmbeddingFunction(HashingEmbeddingFunction):
+    """Chroma's view of `MiniLMEmbedder` (the files `codemem-bench models install minilm` put in place)."""
+
+    def __init__(self) -> None:
+        self.embedder = _shared_minilm()
+
+    @staticmethod
+    def name() -> str:
+        return "codemem-bench-minilm"
+
+    def get_config(self) -> dict[str, Any]:
+        return {}
+
+    @staticmethod
+    def build_from_config(config: dict[str, Any]) -> "MiniLMEmbeddingFunction":
+        return MiniLMEmbeddingFunction()
