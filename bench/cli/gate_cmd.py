@@ -38,6 +38,8 @@ def configure(p: argparse.ArgumentParser) -> None:
                         "e.g. reads.p10:100%%:2ms or queries.p50:10%%:2ms; 'off' disables latency gating "
                         "(default: reads.p10:100%%:2ms, writes.p10:300%%:10ms, each step type on its own; "
                         "latency is gated only between reports made on the same machine)")
+    p.add_argument("--quality", choices=("on", "off"), default="on",
+                   help="'off' gates latency alone, e.g. in `--against` when the committed baseline gates quality")
     p.add_argument("--metrics", default=None,
                    help="comma-separated quality metrics to gate (default: every one in the report)")
     p.add_argument("--seed", type=int, default=0, help="seed of the randomisation test (default: 0)")
@@ -76,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"note * gate: {policy.note()}" + ("; options given on the command line win" if given else ""))
     options = GateOptions(min_effect=min_effect, alpha=args.alpha, latency=latency,
                           metrics=tuple(m.strip() for m in args.metrics.split(",")) if args.metrics else None,
-                          seed=args.seed, permutations=args.permutations)
+                          seed=args.seed, permutations=args.permutations, quality=args.quality == "on")
     result = run_gate(report, baseline, options)
     for f in result.findings:
         if f.kind != "ok" or args.verbose:

@@ -29,6 +29,7 @@ class GateOptions:
     seed: int = 0
     permutations: int = 10_000
     exact: bool = True   # deterministic backends: any drop fails (False: the paired test for every backend)
+    quality: bool = True   # False: latency alone (a same-job run whose quality the committed baseline gates)
 
     def __post_init__(self) -> None:
         if not 0 < self.alpha < 1:
@@ -151,9 +152,11 @@ def run_gate(report: Report, baseline: Report, options: GateOptions = GateOption
     machine = _latency_note(report, baseline) if options.latency else None
     latency_on = bool(options.latency) and machine is None
     exact, mode = _quality_mode(report, baseline, options)
+    if not options.quality:
+        mode = Finding("note", "*", "quality", "not gated (--quality off): latency alone")
     findings = _general_notes(report, baseline, options, latency_on) + [mode] + ([machine] if machine else [])
     pairs = {name: (baseline.scenarios[name], cur) for name, cur in report.scenarios.items()}
-    for name, (base, cur) in pairs.items():
+    for name, (base, cur) in pairs.items() if options.quality else ():
         findings += quality_findings(name, base, cur, min_effect=options.min_effect, alpha=options.alpha,
                                      metrics=list(options.metrics) if options.metrics else None,
                                      seed=options.seed, permutations=options.permutations, exact=exact)

@@ -77,3 +77,10 @@ def test_a_report_without_a_determinism_record_uses_its_backend_declaration():
     assert declared_deterministic(report(None, backend="fts-baseline"))
     assert not declared_deterministic(report(None, backend="chroma"))
     assert not declared_deterministic(report(None, backend="no-such-backend"))
+
+
+def test_quality_off_gates_latency_alone():
+    r = run_gate(report(demo=section(truncated(BASE))), report(demo=section(BASE)),
+                 GateOptions(latency=(), quality=False))
+    assert r.exit_code == 0 and not [f for f in r.findings if f.scenario != "*"]
+    assert any(f.line() == "note * quality: not gated (--quality off): latency alone" for f in r.findings)
