@@ -28,6 +28,7 @@ import numpy as np
 from reference.lexical.files import FileIndex, file_scores
 from reference.lexical.index import LexicalIndex
 from reference.lexical.params import FileParams, LexicalParams
+from reference.lexical.terms import file_names
 from reference.lexical.ranking import hybrid_scores, semantic_rerank, top_rows
 from reference.tracker import MemoryFilter
 from reference.tracker.memory_revision import current
@@ -45,6 +46,7 @@ class LexicalLayer:
         self.store = store
         self.index = LexicalIndex()
         self.files = FileIndex()          # the files the memories' texts name (files.py)
+        self._files_of: list[tuple[str, ...]] = []   # row -> those files as written (index entities are lowercased)
         self._hashes = np.zeros(64, dtype=np.uint64)   # row -> memory key hash
         self._hash_row: dict[int, int] = {}            # memory key hash -> row
         self._lock = threading.RLock()
@@ -69,7 +71,7 @@ class LexicalLayer:
 
     def _noted_many(self, entries: list[Any]) -> None:
         with self._lock:
-            self._pending.extend((e.id, e.key_hash, e.text) for e in entries)
+            self._pending.extend((e.id, e.key_hash, e.text, _files(e)) for e in entries)
 
     def _forget(self, memory_id: str) -> None:
         with self._lock:
@@ -78,11 +80,12 @@ class LexicalLayer:
             elif self._rev is not None:
                 self._rev = None     # a delete of a memory the index never held: reconcile next time
 
-    def _add(self, memory_id: str, key_hash: int, text: str) -> None:
+    def _add(self, memory_id: str, key_hash: int, text: str, named: tuple[str, ...]) -> None:
         if memory_id in self.index.row_of:
             return
         row = self.index.add(memory_id, text)
-        self.files.note(row, self.index.entities[row])
+        self._files_of.append(named)
+        self.files.note(row, named)
         if row >= self._hashes.size:
             self._hashes = np.concatenate([self._hashes, np.zeros(self._hashes.size, dtype=np.uint64)])
         self._hashes[row] = key_hash
@@ -98,8 +101,8 @@ class LexicalLayer:
             if self._rev is None:
                 self._reconcile(conn)
             elif rev == self._rev + self._deleted + len(self._pending):
-                for mid, kh, text in self._pending:
-                    self._add(mid, kh, text)
+                for mid, kh, text, named in self._pending:
+                    self._add(mid, kh, text, named)
             elif rev != self._rev + self._deleted:
                 self._reconcile(conn)
             self._pending, self._deleted, self._rev = [], 0, rev
@@ -113,12 +116,12 @@ class LexicalLayer:
             return
         if not self.index.row_of:      # a first build: every memory, oldest first, as written
             for e in self.store.memories.iter(MemoryFilter()):
-                self._add(e.id, e.key_hash, e.text)
+                self._add(e.id, e.key_hash, e.text, _files(e))
             return
         missing = sorted(stored - set(self.index.row_of))
         entries = [self.store.memories.get(m) for m in missing]
         for e in sorted((e for e in entries if e is not None), key=lambda e: (e.created_at, e.id)):
-            self._add(e.id, e.key_hash, e.text)
+            self._add(e.id, e.key_hash, e.text, _files(e))
 
     # -- answering -------------------------------------------------------------------
     def allowed_rows(self, key_hashes: np.ndarray | None) -> np.ndarray | None:
@@ -155,7 +158,7 @@ class LexicalLayer:
         with self._lock:
             self.sync()   # before the rows are counted for `allowed`
             scores = self.scores(query, params.with_(vector_weight=0.0), None, self.allowed_rows(allowed))
-            return file_scores(self.index, self.files, query, scores, fparams)[:k]
+            return file_scores(self.index, self.files, query, scores, fparams, self._files_of.__getitem__)[:k]
 
     def vector(self, query: str, allowed: np.ndarray | None, pool: int = VECTOR_POOL) -> tuple[np.ndarray, np.ndarray]:
         """(rows, cosines) of the query's `pool` nearest memories among the key hashes `allowed` (all when None)."""
@@ -194,3 +197,12 @@ class LexicalLayer:
                 qvec = self.store.memories.embed_query(query)
                 return self.store.vectors.scores(qvec, [int(h) for h in hashes[rows]])
             return [(ids[r], s) for r, s in semantic_rerank(scores, candidates, cosines, weight, ids)[:k]]
+
+
+def _files(entry: Any) -> tuple[str, ...]:
+    """The files a memory touched: its metadata's `files_changed` (project memory's commits record every one,
+    `Justfile` and `LICENSE` included), else the files its text names (`terms.file_names`)."""
+    listed = (entry.metadata or {}).get("files_changed")
+    if isinstance(listed, list) and listed and all(isinstance(f, str) for f in listed):
+        return tuple(dict.fromkeys(listed))
+    return tuple(file_names(entry.text))
