@@ -36,6 +36,7 @@ from reference.tracker.memory_revision import current
 EXTENSION_KEY = "lexical"
 VECTOR_POOL = 100   # the vector cache's best cosines the first stage takes (as the store's topk gives them)
 MEMORY_TAG = 4      # the vector rows' kind tag of memories (reference README, vectors.tags)
+_MASKS = 32         # filter masks kept (allowed_rows)
 _CREATE_LOCK = threading.Lock()
 
 
@@ -49,6 +50,7 @@ class LexicalLayer:
         self._files_of: list[tuple[str, ...]] = []   # row -> those files as written (index entities are lowercased)
         self._hashes = np.zeros(64, dtype=np.uint64)   # row -> memory key hash
         self._hash_row: dict[int, int] = {}            # memory key hash -> row
+        self._masks: dict[int, tuple[np.ndarray, int, np.ndarray]] = {}   # see allowed_rows
         self._lock = threading.RLock()
         self._pending: list[tuple[str, int, str]] = []
         self._deleted = 0          # deletes applied since `_rev`
@@ -125,10 +127,31 @@ class LexicalLayer:
 
     # -- answering -------------------------------------------------------------------
     def allowed_rows(self, key_hashes: np.ndarray | None) -> np.ndarray | None:
-        """Bool by row: rows whose key hash is in the sorted array `key_hashes` (None: no restriction)."""
+        """Bool by row: rows whose key hash is in the sorted array `key_hashes` (None: no restriction).
+
+        Filters repeat (one per task x context) and the label index hands out the same read-only array for
+        the same filter until a write: the mask of such an array is kept (for `_MASKS` arrays) and only the
+        rows added since are looked up (a lookup of every row costs ~3-5 ms at 100k).
+        """
         if key_hashes is None:
             return None
-        hashes = self._hashes[: self.index.rows]
+        rows = self.index.rows
+        cached = self._masks.get(id(key_hashes)) if not key_hashes.flags.writeable else None
+        if cached is not None and cached[0] is key_hashes and cached[1] <= rows:
+            done, mask = cached[1], cached[2]
+            if done < rows:
+                mask = np.concatenate([mask, self._lookup(key_hashes, done, rows)])
+        else:
+            mask = self._lookup(key_hashes, 0, rows)
+        if not key_hashes.flags.writeable:
+            self._masks.pop(id(key_hashes), None)
+            self._masks[id(key_hashes)] = (key_hashes, rows, mask)
+            while len(self._masks) > _MASKS:
+                self._masks.pop(next(iter(self._masks)))
+        return mask
+
+    def _lookup(self, key_hashes: np.ndarray, start: int, stop: int) -> np.ndarray:
+        hashes = self._hashes[start:stop]
         if key_hashes.size == 0:
             return np.zeros(hashes.size, dtype=bool)
         pos = np.minimum(np.searchsorted(key_hashes, hashes), key_hashes.size - 1)
