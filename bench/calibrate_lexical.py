@@ -15,9 +15,8 @@ mean nDCG@10 over the six blame and history scenarios, by stages over a small
 fixed grid (BM25 k1 x b; then the vector weight; then expansion depth x weight;
 then the recency prior's weight x scale), each stage keeping the best of the
 previous ones. A gain smaller than one query's share is a tie; ties go to the
-value nearest the seed's (FTS5's k1 1.2 and b 0.75; no expansion, no prior: the seeds have neither),
-except the vector weight, where a tie goes to the smallest (seed 001's 0.6 / 0.4 = 1.5 of the keyword's is
-far outside every tie; a part must earn its place, and the vector top-k costs ~2 ms a search at 100k).
+value nearest the seed's (FTS5's k1 1.2 and b 0.75; seed 001's vector weight 0.6 / 0.4 = 1.5 of the
+keyword's; no expansion, no prior: the seeds have neither).
 """
 from __future__ import annotations
 
@@ -224,7 +223,7 @@ def fit(streams: list[Stream], out=sys.stdout):
     p = stage("BM25 k1 x b", [{"k1": k, "b": b} for k in K1_GRID for b in B_GRID], p,
               lambda c: (abs(c["k1"] - SEED.k1) + abs(c["b"] - SEED.b)))
     p = stage("vector weight (hashing-v1 cosine, top 100)", [{"vector_weight": v} for v in VECTOR_GRID], p,
-              lambda c: c["vector_weight"])   # a part earns its place: ties go to leaving it out (and its cost)
+              lambda c: abs(c["vector_weight"] - SEED.vector_weight))
     p = stage("expansion through shared entities: depth x weight x share per file",
               [{"expand_top": t, "expand_weight": w if t else 0.0, "expand_norm": n if t else 0.0}
                for t in EXPAND_TOP_GRID for w in (EXPAND_WEIGHT_GRID if t else (0.0,))
