@@ -28,6 +28,7 @@ import numpy as np
 from reference.lexical.files import FileIndex, file_scores
 from reference.lexical.index import LexicalIndex
 from reference.lexical.params import FileParams, LexicalParams
+from reference.lexical.terms import file_names
 from reference.lexical.ranking import hybrid_scores, semantic_rerank, top_rows
 from reference.tracker import MemoryFilter
 from reference.tracker.memory_revision import current
@@ -35,6 +36,7 @@ from reference.tracker.memory_revision import current
 EXTENSION_KEY = "lexical"
 VECTOR_POOL = 100   # the vector cache's best cosines the first stage takes (as the store's topk gives them)
 MEMORY_TAG = 4      # the vector rows' kind tag of memories (reference README, vectors.tags)
+_MASKS = 32         # filter masks kept (allowed_rows)
 _CREATE_LOCK = threading.Lock()
 
 
@@ -45,8 +47,10 @@ class LexicalLayer:
         self.store = store
         self.index = LexicalIndex()
         self.files = FileIndex()          # the files the memories' texts name (files.py)
+        self._files_of: list[tuple[str, ...]] = []   # row -> those files as written (index entities are lowercased)
         self._hashes = np.zeros(64, dtype=np.uint64)   # row -> memory key hash
         self._hash_row: dict[int, int] = {}            # memory key hash -> row
+        self._masks: dict[int, tuple[np.ndarray, int, np.ndarray]] = {}   # see allowed_rows
         self._lock = threading.RLock()
         self._pending: list[tuple[str, int, str]] = []
         self._deleted = 0          # deletes applied since `_rev`
@@ -69,7 +73,7 @@ class LexicalLayer:
 
     def _noted_many(self, entries: list[Any]) -> None:
         with self._lock:
-            self._pending.extend((e.id, e.key_hash, e.text) for e in entries)
+            self._pending.extend((e.id, e.key_hash, e.text, _files(e)) for e in entries)
 
     def _forget(self, memory_id: str) -> None:
         with self._lock:
@@ -78,11 +82,12 @@ class LexicalLayer:
             elif self._rev is not None:
                 self._rev = None     # a delete of a memory the index never held: reconcile next time
 
-    def _add(self, memory_id: str, key_hash: int, text: str) -> None:
+    def _add(self, memory_id: str, key_hash: int, text: str, named: tuple[str, ...]) -> None:
         if memory_id in self.index.row_of:
             return
         row = self.index.add(memory_id, text)
-        self.files.note(row, self.index.entities[row])
+        self._files_of.append(named)
+        self.files.note(row, named)
         if row >= self._hashes.size:
             self._hashes = np.concatenate([self._hashes, np.zeros(self._hashes.size, dtype=np.uint64)])
         self._hashes[row] = key_hash
@@ -98,8 +103,8 @@ class LexicalLayer:
             if self._rev is None:
                 self._reconcile(conn)
             elif rev == self._rev + self._deleted + len(self._pending):
-                for mid, kh, text in self._pending:
-                    self._add(mid, kh, text)
+                for mid, kh, text, named in self._pending:
+                    self._add(mid, kh, text, named)
             elif rev != self._rev + self._deleted:
                 self._reconcile(conn)
             self._pending, self._deleted, self._rev = [], 0, rev
@@ -113,19 +118,40 @@ class LexicalLayer:
             return
         if not self.index.row_of:      # a first build: every memory, oldest first, as written
             for e in self.store.memories.iter(MemoryFilter()):
-                self._add(e.id, e.key_hash, e.text)
+                self._add(e.id, e.key_hash, e.text, _files(e))
             return
         missing = sorted(stored - set(self.index.row_of))
         entries = [self.store.memories.get(m) for m in missing]
         for e in sorted((e for e in entries if e is not None), key=lambda e: (e.created_at, e.id)):
-            self._add(e.id, e.key_hash, e.text)
+            self._add(e.id, e.key_hash, e.text, _files(e))
 
     # -- answering -------------------------------------------------------------------
     def allowed_rows(self, key_hashes: np.ndarray | None) -> np.ndarray | None:
-        """Bool by row: rows whose key hash is in the sorted array `key_hashes` (None: no restriction)."""
+        """Bool by row: rows whose key hash is in the sorted array `key_hashes` (None: no restriction).
+
+        Filters repeat (one per task x context) and the label index hands out the same read-only array for
+        the same filter until a write: the mask of such an array is kept (for `_MASKS` arrays) and only the
+        rows added since are looked up (a lookup of every row costs ~3-5 ms at 100k).
+        """
         if key_hashes is None:
             return None
-        hashes = self._hashes[: self.index.rows]
+        rows = self.index.rows
+        cached = self._masks.get(id(key_hashes)) if not key_hashes.flags.writeable else None
+        if cached is not None and cached[0] is key_hashes and cached[1] <= rows:
+            done, mask = cached[1], cached[2]
+            if done < rows:
+                mask = np.concatenate([mask, self._lookup(key_hashes, done, rows)])
+        else:
+            mask = self._lookup(key_hashes, 0, rows)
+        if not key_hashes.flags.writeable:
+            self._masks.pop(id(key_hashes), None)
+            self._masks[id(key_hashes)] = (key_hashes, rows, mask)
+            while len(self._masks) > _MASKS:
+                self._masks.pop(next(iter(self._masks)))
+        return mask
+
+    def _lookup(self, key_hashes: np.ndarray, start: int, stop: int) -> np.ndarray:
+        hashes = self._hashes[start:stop]
         if key_hashes.size == 0:
             return np.zeros(hashes.size, dtype=bool)
         pos = np.minimum(np.searchsorted(key_hashes, hashes), key_hashes.size - 1)
@@ -155,7 +181,7 @@ class LexicalLayer:
         with self._lock:
             self.sync()   # before the rows are counted for `allowed`
             scores = self.scores(query, params.with_(vector_weight=0.0), None, self.allowed_rows(allowed))
-            return file_scores(self.index, self.files, query, scores, fparams)[:k]
+            return file_scores(self.index, self.files, query, scores, fparams, self._files_of.__getitem__)[:k]
 
     def vector(self, query: str, allowed: np.ndarray | None, pool: int = VECTOR_POOL) -> tuple[np.ndarray, np.ndarray]:
         """(rows, cosines) of the query's `pool` nearest memories among the key hashes `allowed` (all when None)."""
@@ -194,3 +220,12 @@ class LexicalLayer:
                 qvec = self.store.memories.embed_query(query)
                 return self.store.vectors.scores(qvec, [int(h) for h in hashes[rows]])
             return [(ids[r], s) for r, s in semantic_rerank(scores, candidates, cosines, weight, ids)[:k]]
+
+
+def _files(entry: Any) -> tuple[str, ...]:
+    """The files a memory touched: its metadata's `files_changed` (project memory's commits record every one,
+    `Justfile` and `LICENSE` included), else the files its text names (`terms.file_names`)."""
+    listed = (entry.metadata or {}).get("files_changed")
+    if isinstance(listed, list) and listed and all(isinstance(f, str) for f in listed):
+        return tuple(dict.fromkeys(listed))
+    return tuple(file_names(entry.text))

@@ -70,3 +70,12 @@ def entity_terms(text: str, definitions: bool = False) -> list[str]:
         for name in _DEFINITION.findall(text):
             seen.setdefault("def:" + name.lower(), None)
     return list(seen)
+
+
+def file_names(text: str) -> list[str]:
+    """The distinct files `text` names, as written (case kept: a path is case-sensitive), in first-seen order."""
+    seen: dict[str, None] = {}
+    for raw in compound_tokens(text):
+        if is_entity(raw.lower()):
+            seen.setdefault(raw, None)
+    return list(seen)

@@ -61,3 +61,28 @@ def test_layer_follows_writes_rollbacks_deletes_and_other_handles(tmp_path):
     _same(layer, store, "token elsewhere")
     assert b.id in layer.index.row_of
     store.close()
+
+
+def test_a_repeated_read_only_filter_keeps_its_mask_and_extends_it_with_new_rows(tmp_path):
+    clock = LogicalClock(1_700_000_000.0)
+    store = MemoryStore.open(tmp_path, clock=clock)
+    layer = LexicalLayer.for_store(store)
+    ids = []
+    for i in range(6):
+        clock.advance(1)   # rows follow the write order (a first build reads oldest first, ties by id)
+        ids.append(store.write_memory(f"token {i}", context=["context:auth"] if i % 2 else []).id)
+    flt = store.memories.filter(context=["context:auth"])
+    allowed = store.memories.candidates(flt)
+    assert not allowed.flags.writeable     # the label index's own array: its mask is kept
+    layer.sync()
+    first = layer.allowed_rows(allowed).copy()
+    assert first.tolist() == [i % 2 == 1 for i in range(6)]
+    clock.advance(1)
+    store.write_memory("token 6")        # a new row the same array does not hold
+    layer.sync()
+    again = layer.allowed_rows(allowed)
+    assert again.tolist() == first.tolist() + [False]
+    fresh = allowed.copy()               # a writable copy is looked up afresh: the same answer
+    assert layer.allowed_rows(fresh).tolist() == again.tolist()
+    assert {m for m, _ in layer.ranked("token", TUNED.with_(vector_weight=0.0), 10, allowed)} == set(ids[1::2])
+    store.close()
