@@ -29,7 +29,7 @@ from reference.lexical.ranking import hybrid_scores, top_rows
 from reference.memories.record import SearchHit
 
 # fitted by `python3 -m bench.calibrate_lane --project` on the branches calibration split
-BRANCH_PARAMS = TUNED.with_(recency_weight=2.0, recency_scale=50.0)
+BRANCH_PARAMS = TUNED.with_(expand_weight=1.5, recency_weight=1.2, recency_scale=25.0)
 BRANCH_WEIGHT = 4.0
 
 
