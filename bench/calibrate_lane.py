@@ -1,37 +1,45 @@
-"""Fit Memory Lane's ranker-mode fusion (reference/lane/hybrid.py `Fusion`) on the calibration split only.
+"""Fit Memory Lane's ranker-mode weights (reference/lane/hybrid.py `LANE`) on the calibration split only.
 
-    python3 -m bench.calibrate_lane
+    python3 -m bench.calibrate_lane              # Memory Lane
+    python3 -m bench.calibrate_lane --project    # the project layer's branch ranking
 
 The calibration split is the commits at index % 10 == 0 of each dataset
 (scenarios/README.md): `<data>-blame`, `<data>-history` and `<data>-blame-paths`
 are generated with `split="calibration"` (queries about those commits only;
 never in a suite, never scored) for the three datasets, and replayed into an
 in-process reference store. At each judged query the lane's candidate features
-are recorded once per setting of the parts that change the candidate set
-(semantic weight, hub share); the other weights are then searched over a grid
-offline (history memories carry no lane type and the queries rarely an intent word, so the type, intent
-and feedback factors are equal for all candidates and the relevance alone orders them; the working-path
-set first, as the ranker puts it). The objective is the mean nDCG@10 over the nine calibration scenarios;
-ties (within one query's share of the mean) go to the committed values. It
-prints the grid's best settings and the choice.
+(`lane_features`: the lexical pipeline's parts, reference/lexical) are recorded
+once per setting of the parts that change them (semantic weight, expansion
+norm); the other weights are then searched over a grid offline (history
+memories carry no lane type and the queries rarely an intent word, so the type,
+intent and feedback factors are equal for all candidates and the relevance
+alone orders them, after the floor, with the working-path set first, as the
+ranker puts it). BM25's k1, b and stop-word share are the lexical index's own
+(`TUNED`, fitted by `python3 -m bench.calibrate_lexical`). The objective is the
+mean nDCG@10 over the nine calibration scenarios; ties (within one query's
+share of the mean) go to the committed values. It prints the grid's best
+settings and the choice.
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 DATASETS = ("sqlite-utils", "httpx", "attrs")
 TASKS = ("blame", "history", "blame-paths")
 SEMANTIC = (0.0, 0.1, 0.3)
-MAX_SHARE = (0.05, 0.2, 0.5, 1.0)
+NORM = (0.0, 0.5)
 EXPANSION = (0.0, 0.5, 1.0, 1.5, 2.5, 4.0)
 RECENCY = (0.0, 0.3, 0.8, 1.2, 2.0)
-HALF_LIFE = (10.0, 25.0, 50.0, 100.0, 250.0)
+HALF_LIFE = (10.0, 20.0, 25.0, 50.0, 100.0, 250.0)
 
 
 def _scenario_lines(data: str, task: str) -> tuple[list[dict], dict[str, dict[str, int]]]:
@@ -46,11 +54,23 @@ def _scenario_lines(data: str, task: str) -> tuple[list[dict], dict[str, dict[st
     return lines, truth
 
 
-def record(data: str, task: str) -> list[tuple[dict, list[str], dict]]:
-    """Per judged query: {setting: Features}, memory ids of the keys (by alias) and the grades."""
+@dataclass(frozen=True)
+class Recorded:
+    """One judged query's candidates under one setting: Features, each candidate's scenario alias and place in
+    id order (the ranker's tie-break), whether it passes the floor, and the query's grades."""
+
+    ft: Any
+    names: list[str]
+    id_rank: np.ndarray
+    passes: np.ndarray
+    grades: dict[str, int]
+
+
+def record(data: str, task: str) -> list[dict[tuple, Recorded]]:
+    """Replay one calibration scenario; per judged query, {(semantic, norm): Recorded}."""
     from reference.clock import LogicalClock
     from reference.lane import MemoryLane
-    from reference.lane.hybrid import Fusion
+    from reference.lane.hybrid import LANE
     from reference.store import MemoryStore
 
     lines, truth = _scenario_lines(data, task)
@@ -59,8 +79,8 @@ def record(data: str, task: str) -> list[tuple[dict, list[str], dict]]:
         clock = LogicalClock(lines[0]["start_time"])
         store = MemoryStore.open(Path(tmp), clock=clock)
         try:
-            hybrid = MemoryLane.for_store(store).hybrid
-            alias_of: dict[int, str] = {}
+            lane = MemoryLane.for_store(store)
+            alias_of: dict[str, str] = {}
             for st in lines[1:]:
                 if st.get("directive") == "set_clock":
                     clock.set(st["time"])
@@ -68,143 +88,189 @@ def record(data: str, task: str) -> list[tuple[dict, list[str], dict]]:
                     a = st["args"]
                     e = store.write_memory(a["text"], task=a.get("task"), context=a.get("context"),
                                            tags=a.get("tags"), metadata=a.get("metadata"))
-                    alias_of[e.key_hash] = st["as"]
+                    alias_of[e.id] = st["as"]
                 elif st.get("tool") == "memory_search_structured" and st.get("id") in truth:
                     a = st["args"]
-                    flt = store.memories.filter()
-                    feats = {(s, m): hybrid.features(a["query"], flt, tuple(a.get("paths") or ()),
-                                                     Fusion(semantic=s, max_share=m))
-                             for s in SEMANTIC for m in MAX_SHARE}
-                    out.append((feats, alias_of, truth[st["id"]]))
+                    paths = tuple(a.get("paths") or ())
+                    floor = lane.floors.entity if paths else lane.floors.semantic
+                    recs = {}
+                    for s, m in itertools.product(SEMANTIC, NORM):
+                        ft = lane.hybrid.features(a["query"], store.memories.filter(), paths,
+                                                  LANE.with_(vector_weight=s, expand_norm=m))
+                        mids = [lane.hybrid.lexical.index.ids[int(r)] for r in ft.rows]
+                        passes = (ft.lexical > 0) | (ft.shared > 0) | ft.entity | (ft.raw_cosine >= floor)
+                        recs[(s, m)] = Recorded(ft, [alias_of.get(x, "") for x in mids], _rank(mids), passes,
+                                                truth[st["id"]])
+                    out.append(recs)
         finally:
             store.close()
     return out
 
 
-def ndcg_of(feats, alias_of: dict[int, str], grades: dict[str, int], f) -> float:
+def _rank(ids: list[str]) -> np.ndarray:
+    """Each id's place in id order."""
+    order = sorted(range(len(ids)), key=ids.__getitem__)
+    rank = np.empty(len(ids), dtype=np.int64)
+    rank[order] = np.arange(len(ids))
+    return rank
+
+
+def ndcg_of(rec: Recorded, p) -> float:
+    """nDCG@10 of the ranker's order of the candidates under `p`: the floor, the working-path set first, then
+    relevance, ties by id."""
     from bench.metrics.ndcg import ndcg
-    rel = feats.relevance(f)
-    order = np.lexsort((-rel, -feats.entity.astype(np.float64)))[:10]
-    return ndcg([alias_of.get(int(feats.keys[i]), "") for i in order], grades)
+    ft = rec.ft
+    keep = np.flatnonzero(rec.passes)
+    rel = ft.relevance(p)[keep]
+    order = keep[np.lexsort((rec.id_rank[keep], -rel, -ft.entity[keep].astype(np.float64)))[:10]]
+    return ndcg([rec.names[i] for i in order], rec.grades)
 
 
 def calibrate(out=sys.stdout) -> dict:
-    from reference.lane.hybrid import FUSION, Fusion
+    from reference.lane.hybrid import LANE
     rows = {(d, t): record(d, t) for d in DATASETS for t in TASKS}
     n_queries = sum(len(r) for r in rows.values())
     scores: dict[tuple, float] = {}
-    for s, m, e, r, h in itertools.product(SEMANTIC, MAX_SHARE, EXPANSION, RECENCY, HALF_LIFE):
+    for s, m, e, r, h in itertools.product(SEMANTIC, NORM, EXPANSION, RECENCY, HALF_LIFE):
         if r == 0 and h != HALF_LIFE[0]:
             continue   # no prior: the half-life does nothing
-        f = Fusion(semantic=s, expansion=e, recency=r, half_life=h, max_share=m)
-        per = [np.mean([ndcg_of(ft[(s, m)], al, g, f) for ft, al, g in rs]) for rs in rows.values() if rs]
+        p = LANE.with_(vector_weight=s, expand_norm=m, expand_weight=e, recency_weight=r, recency_scale=h)
+        per = [np.mean([ndcg_of(j[(s, m)], p) for j in js]) for js in rows.values() if js]
         scores[(s, m, e, r, h)] = float(np.mean(per))
-    committed = (FUSION.semantic, FUSION.max_share, FUSION.expansion, FUSION.recency, FUSION.half_life)
+    committed = (LANE.vector_weight, LANE.expand_norm, LANE.expand_weight, LANE.recency_weight, LANE.recency_scale)
     best = max(scores.values())
     tie = 1.0 / n_queries
     tied = [k for k, v in scores.items() if best - v <= tie]
     chosen = committed if committed in tied else max(tied, key=lambda k: scores[k])
-    print(f"## Memory Lane fusion on the calibration split ({n_queries} queries, "
+    print(f"## Memory Lane on the calibration split ({n_queries} queries, "
           f"{', '.join(f'{d}-{t}' for d, t in rows)})", file=out)
-    print("| semantic | max_share | expansion | recency | half_life | mean nDCG@10 |\n|---|---|---|---|---|---|", file=out)
+    print("| semantic | expand_norm | expansion | recency | half_life | mean nDCG@10 |\n|---|---|---|---|---|---|",
+          file=out)
     for k in sorted(scores, key=lambda k: -scores[k])[:15]:
         print("| " + " | ".join(str(x) for x in k) + f" | {scores[k]:.4f} |", file=out)
-    base = scores.get((0.0, MAX_SHARE[0], 0.0, 0.0, HALF_LIFE[0]))
+    base = scores.get((0.0, 0.0, 0.0, 0.0, HALF_LIFE[0]))
     print(f"\nbm25 alone (all weights 0): {base:.4f}" if base is not None else "", file=out)
     print(f"committed {committed}: {scores.get(committed, float('nan')):.4f}", file=out)
-    print(f"chosen: semantic {chosen[0]}, max_share {chosen[1]}, expansion {chosen[2]}, recency {chosen[3]}, "
-          f"half_life {chosen[4]} (mean nDCG@10 {scores[chosen]:.4f}; ties within {tie:.4f} keep the committed)",
-          file=out)
-    return dict(zip(("semantic", "max_share", "expansion", "recency", "half_life"), chosen))
+    print(f"chosen: vector_weight {chosen[0]}, expand_norm {chosen[1]}, expand_weight {chosen[2]}, "
+          f"recency_weight {chosen[3]}, recency_scale {chosen[4]} (mean nDCG@10 {scores[chosen]:.4f}; "
+          f"ties within {tie:.4f} keep the committed)", file=out)
+    return dict(zip(("vector_weight", "expand_norm", "expand_weight", "recency_weight", "recency_scale"), chosen))
 
 
 BRANCH = (0.0, 1.0, 2.0, 4.0, 8.0)
+PROJECT_EXPANSION = (0.0, 1.5, 2.5)
 PROJECT_RECENCY = (0.0, 0.8, 1.2, 2.0, 3.0, 5.0)
 
 
-def record_project(data: str) -> list[tuple]:
-    """Replay `<data>-branches` (calibration split) through the harness, recording what each branch-filtered
-    search weighed: (Features, scenario alias of each key, grades) per judged query."""
+@dataclass(frozen=True)
+class BranchRecord:
+    """One judged branch search: per candidate row of the filter, the first stage (BM25 + cosine) and the
+    expansion (the lexical pipeline's parts under the committed params), the asked branch's flag, each row's
+    alias and place in id order, the index's row count, and the grades."""
+
+    rows: np.ndarray
+    first: np.ndarray
+    shared: np.ndarray
+    own: np.ndarray
+    names: list[str]
+    id_rank: np.ndarray
+    n_rows: int
+    grades: dict[str, int]
+
+    def ndcg(self, expansion: float, recency: float, half_life: float, branch: float) -> float:
+        from bench.metrics.ndcg import ndcg
+        from reference.lexical.recency import recency_prior
+        score = self.first + expansion * self.shared + branch * self.own
+        if recency > 0:
+            score = score + recency * recency_prior(self.n_rows, half_life)[self.rows]
+        order = np.lexsort((self.id_rank, -score))[:10]
+        return ndcg([self.names[i] for i in order], self.grades)
+
+
+def record_project(data: str) -> list[BranchRecord]:
+    """Replay `<data>-branches` (calibration split) through the harness, recording the parts of each
+    branch-filtered search (`BranchRecord`)."""
     from bench.run import run_suite
     from bench.scenario.loader import load_scenario
-    from reference.project.ranking import BranchRanking
     from bench.cli.scenarios_cmd import history_generator
+    from reference.lexical.expansion import expand
+    from reference.lexical.ranking import first_stage
+    from reference.project.ranking import BranchRanking
 
     lines, truth = _scenario_lines(data, "branches")
     calls: list[tuple] = []
-    real = BranchRanking.features
+    real = BranchRanking.parts
 
     def spy(self, query, cands, own):
-        ft = real(self, query, cands, own)
-        rows = self.store.tracker.memories.get_many(self.store.tracker.conn(), [int(k) for k in ft.keys])
+        got = real(self, query, cands, own)
+        lex, p = self.lexical, self.params
+        vector = lex.vector(query, cands) if p.vector_weight > 0 else None
+        index = lex.index
+        allowed = lex.allowed_rows(cands)
+        first = first_stage(index, query, p, vector)
+        n = first.size
+        mask = index.alive()[:n] & allowed[:n]
+        shared = expand(index, first, p.expand_top, mask, p.expand_norm)
+        rows = np.flatnonzero(mask)
+        entries = self.store.tracker.memories.get_many(self.store.tracker.conn(),
+                                                       [self.store.tracker.hash_fn(index.ids[r]) for r in rows])
+        sha = {e.id: e.metadata.get("commit_sha", "") for e in entries.values()}
+        mids = [index.ids[r] for r in rows]
         # a commit memory is the scenario's alias c<sha10> (scenarios/generators/history/common.py)
-        ids = {k: f"c{e.metadata.get('commit_sha', '')[:10]}" for k, e in rows.items()}
-        calls.append((query, ft, ids))
-        return ft
+        names = [f"c{sha.get(m, '')[:10]}" for m in mids]
+        calls.append((query, BranchRecord(rows, first[rows], shared[rows], got[1][rows].astype(np.float64), names,
+                                          _rank(mids), n, {})))
+        return got
 
     with tempfile.TemporaryDirectory(prefix="calibrate-project-") as tmp:
         name = lines[0]["scenario"]
         history_generator().common.write_outputs(name, lines, [(q, d, g) for q, r in truth.items()
                                                                for d, g in r.items()], Path(tmp), Path(tmp))
         sc = load_scenario(Path(tmp) / f"{name}.jsonl", Path(tmp))
-        BranchRanking.features = spy
+        BranchRanking.parts = spy
         try:
             run_suite("reference", [sc], Path(tmp) / "run")
         finally:
-            BranchRanking.features = real
+            BranchRanking.parts = real
     asked = [st for st in lines[1:] if st.get("tool") == "project_memory_search"
              and st["args"].get("filtered", True) and (st["args"].get("query") or "").strip()]
     if len(asked) != len(calls):
         raise RuntimeError(f"{data}: {len(asked)} branch searches in the scenario, {len(calls)} recorded")
     out = []
-    for st, (query, ft, ids) in zip(asked, calls):
+    for st, (query, rec) in zip(asked, calls):
         if st["args"]["query"] != query:
             raise RuntimeError(f"{data}: recorded query out of order at {st.get('id')}")
         if st.get("id") in truth:
-            out.append((ft, ids, truth[st["id"]]))
+            out.append(dataclasses.replace(rec, grades=truth[st["id"]]))
     return out
 
 
 def calibrate_project(out=sys.stdout) -> dict:
-    """Fit the project layer's BRANCH_WEIGHT, recency and half-life (reference/project/ranking.py)."""
-    from bench.metrics.ndcg import ndcg
+    """Fit the project layer's BRANCH_WEIGHT, expansion, recency and half-life (reference/project/ranking.py)."""
     from reference.project import ranking
     rows = {d: record_project(d) for d in DATASETS}
     n = sum(len(r) for r in rows.values())
-    base = ranking.BRANCH_FUSION
+    base = ranking.BRANCH_PARAMS
     scores = {}
-    for b, r, h in itertools.product(BRANCH, PROJECT_RECENCY, HALF_LIFE):
+    for b, e, r, h in itertools.product(BRANCH, PROJECT_EXPANSION, PROJECT_RECENCY, HALF_LIFE):
         if r == 0 and h != HALF_LIFE[0]:
             continue
-        f = Fusion_(base, r, h)
-        per = []
-        for rs in rows.values():
-            vals = []
-            for ft, ids, grades in rs:
-                score = ft.relevance(f) + b * ft.entity
-                order = np.argsort(-score, kind="stable")[:10]
-                vals.append(ndcg([ids.get(int(ft.keys[i]), "") for i in order], grades))
-            per.append(np.mean(vals))
-        scores[(b, r, h)] = float(np.mean(per))
-    committed = (ranking.BRANCH_WEIGHT, base.recency, base.half_life)
+        scores[(b, e, r, h)] = float(np.mean([np.mean([rec.ndcg(e, r, h, b) for rec in rs]) for rs in rows.values()]))
+    committed = (ranking.BRANCH_WEIGHT, base.expand_weight, base.recency_weight, base.recency_scale)
     best = max(scores.values())
     tied = [k for k, v in scores.items() if best - v <= 1.0 / n]
     chosen = committed if committed in tied else max(tied, key=lambda k: scores[k])
     print(f"## Project memory inside the branch filter, calibration split ({n} judged queries, "
           f"{', '.join(d + '-branches' for d in rows)})", file=out)
-    print("| branch weight | recency | half_life | mean nDCG@10 |\n|---|---|---|---|", file=out)
+    print("| branch weight | expansion | recency | half_life | mean nDCG@10 |\n|---|---|---|---|---|", file=out)
     for k in sorted(scores, key=lambda k: -scores[k])[:12]:
         print("| " + " | ".join(str(x) for x in k) + f" | {scores[k]:.4f} |", file=out)
-    print(f"relevance alone (branch weight 0, no prior): {scores.get((0.0, 0.0, HALF_LIFE[0]), float('nan')):.4f}; "
+    print(f"relevance alone (branch weight 0, no expansion, no prior): "
+          f"{scores.get((0.0, 0.0, 0.0, HALF_LIFE[0]), float('nan')):.4f}; "
           f"committed {committed}: {scores.get(committed, float('nan')):.4f}", file=out)
-    print(f"chosen: BRANCH_WEIGHT {chosen[0]}, recency {chosen[1]}, half_life {chosen[2]} "
-          f"(mean nDCG@10 {scores[chosen]:.4f})", file=out)
-    return dict(zip(("branch_weight", "recency", "half_life"), chosen))
-
-
-def Fusion_(base, recency: float, half_life: float):
-    import dataclasses
-    return dataclasses.replace(base, recency=recency, half_life=half_life)
+    print(f"chosen: BRANCH_WEIGHT {chosen[0]}, expand_weight {chosen[1]}, recency_weight {chosen[2]}, "
+          f"recency_scale {chosen[3]} (mean nDCG@10 {scores[chosen]:.4f})", file=out)
+    return dict(zip(("branch_weight", "expand_weight", "recency_weight", "recency_scale"), chosen))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -32,7 +32,7 @@ class Tuning:
     relate_threshold: float | None = None
     decay_weight: float | None = None
     # "seed": Memory Lane's ranker mode ranks by cosine alone, as seed 004 §4.3 says (lane/search.py);
-    # None: the fitted ranker mode (lane/hybrid.py, `Fusion`)
+    # None: the fitted ranker mode (lane/hybrid.py, `LANE`)
     lane_ranker: str | None = None
 
     def __post_init__(self) -> None:

@@ -42,6 +42,10 @@ LAYERS: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
                               "reference.rankers", "reference.mcp_server")),
     (("reference.tracker", "reference.blob", "reference.vectors", "reference.keys", "reference.memories",
       "reference.embed"), ("reference.lexical",)),
+    # Memory Lane and project memory are siblings over the store: each ranks with reference/lexical, neither
+    # imports the other
+    (("reference.lane",), ("reference.project",)),
+    (("reference.project",), ("reference.lane",)),
     # the harness's library packages never import its command line (commands are the top)
     (("bench.scenario", "bench.metrics", "bench.replay", "bench.steps", "bench.backends", "bench.report"),
      ("bench.cli",)),

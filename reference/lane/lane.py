@@ -26,7 +26,7 @@ from reference.lane.recalls import RecallTable, check_session
 from reference.lane.resolver import EntityResolver, Resolution
 from reference.lane.scoring import Floors, floors_for
 from reference.tuning import tuning_of
-from reference.lane.files import check_paths
+from reference.lane.paths import check_paths
 from reference.lane.hybrid import LaneHybrid
 from reference.lane.search import LaneResult, LaneSearch
 from reference.lane.taxonomy import parse_type

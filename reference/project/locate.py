@@ -7,7 +7,8 @@ Two kinds of evidence, fused by reciprocal rank (RRF, k = RRF_K):
   project memories (`reference/lexical/files.py`: path BM25, the lexical
   scores of the memories that touched each file, file recency; constants
   fitted on the files task's calibration split, `python3 -m bench.calibrate`);
-  the file at rank r adds 1 / (RRF_K + r). At the seeds' values
+  the file at rank r adds 1 / (RRF_K + r), under the path as the commits' `files_changed`
+  spell it (the lexical index lowercases it, `_exact_paths`). At the seeds' values
   (`reference:seed-defaults`) the history evidence is the one set before any
   fit: the branch-filtered memories most similar to the query (cosine), each at
   rank r adding 1 / (RRF_K + r) / sqrt(n) to each of the n files it changed.
@@ -23,6 +24,7 @@ from reference.errors import InvalidKey
 from reference.keys import file_key
 from reference.lexical.layer import LexicalLayer
 from reference.lexical.params import FILES_TUNED, SEED, params_for
+from reference.lexical.terms import entity_terms
 from reference.memories.record import SearchHit
 
 RRF_K = 60
@@ -68,7 +70,30 @@ def _history(project: Any, query: str, branch: str | None) -> dict[str, float]:
         return history
     memories = project.store.memories
     allowed = memories.candidates(memories.filter(where_metadata=project.branch_filter(branch)))
-    for r, (path, _) in enumerate(LexicalLayer.for_store(project.store).locate(query, params, FILES_TUNED, CODE_K,
-                                                                              allowed)):
-        history[path] += 1.0 / (RRF_K + r)
+    layer = LexicalLayer.for_store(project.store)
+    ranked = layer.locate(query, params, FILES_TUNED, CODE_K, allowed)
+    exact = _exact_paths(project.store, layer, [path for path, _ in ranked])
+    for r, (path, _) in enumerate(ranked):
+        history[exact.get(path, path)] += 1.0 / (RRF_K + r)
     return history
+
+
+def _exact_paths(store: Any, layer: LexicalLayer, terms: list[str]) -> dict[str, str]:
+    """Lexical file term -> the path as the memories' `files_changed` spell it.
+
+    The lexical index names a file by its entity term (lowercased, a leading dot dropped: `README.md` ->
+    `readme.md`, `.github/x.yml` -> `github/x.yml`), which is no file key the truth or a caller knows; the
+    memory that last touched the file lists the exact path."""
+    rows = {t: layer.files.last[t] for t in terms if t in layer.files.last}
+    ids = {t: layer.index.ids[r] for t, r in rows.items()}
+    tracker = store.tracker
+    entries = tracker.memories.get_many(tracker.conn(), [tracker.hash_fn(m) for m in set(ids.values())])
+    by_id = {e.id: e for e in entries.values()}
+    out: dict[str, str] = {}
+    for t, m in ids.items():
+        e = by_id.get(m)
+        for f in (e.metadata.get("files_changed") or []) if e is not None else []:
+            if isinstance(f, str) and t in entity_terms(f):
+                out[t] = f
+                break
+    return out

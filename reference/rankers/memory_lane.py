@@ -1,7 +1,8 @@
 """Seed 004 §4.3-4.4 as a ranker: entity filter or semantic search, type weight, intent boost, feedback, floors.
 
-Ranker mode (reference/lane/hybrid.py) ranks by a keyword + semantic first
-stage, shared files and a recency prior, and reads `Query.paths` (the agent's
+Ranker mode (reference/lane/hybrid.py) ranks with the code-aware lexical
+pipeline (reference/lexical: BM25 + cosine, expansion through shared files, a
+recency prior) under its own weights, and reads `Query.paths` (the agent's
 working files) as path-based entities whose memories come first.
 The structured filters of the query apply on top of the entity filter. An
 ambiguous entity mention cannot stop a ranker for clarification, so it is

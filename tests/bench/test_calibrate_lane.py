@@ -1,10 +1,12 @@
 """bench.calibrate_lane fits on the calibration split only and scores like the ranker ranks."""
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from bench import calibrate_lane
-from reference.lane.hybrid import Features, Fusion
+from reference.lane.hybrid import LANE, Features
 
 
 def test_it_reads_only_calibration_scenarios():
@@ -15,10 +17,12 @@ def test_it_reads_only_calibration_scenarios():
         assert set(truth) <= asked
 
 
-def test_ndcg_of_ranks_working_path_memories_first_then_by_relevance():
+def test_ndcg_of_ranks_working_path_memories_first_then_by_relevance_then_id_after_the_floor():
     z = np.zeros(3)
-    ft = Features(np.asarray([1, 2, 3], dtype=np.uint64), np.asarray([1.0, 0.5, 0.0]), z, z, z, z,
-                  np.asarray([False, False, True]))
-    alias = {1: "a", 2: "b", 3: "c"}
-    assert calibrate_lane.ndcg_of(ft, alias, {"c": 1}, Fusion(recency=0.0)) == 1.0
-    assert calibrate_lane.ndcg_of(ft, alias, {"a": 1}, Fusion(recency=0.0)) < 1.0
+    ft = Features(np.asarray([0, 1, 2]), np.asarray([1.0, 0.5, 0.0]), z, z, z, np.asarray([False, False, True]), 3)
+    rec = calibrate_lane.Recorded(ft, ["a", "b", "c"], np.asarray([0, 1, 2]), np.ones(3, dtype=bool), {"c": 1})
+    p = LANE.with_(recency_weight=0.0)
+    assert calibrate_lane.ndcg_of(rec, p) == 1.0
+    assert calibrate_lane.ndcg_of(dataclasses.replace(rec, grades={"a": 1}), p) < 1.0
+    dropped = dataclasses.replace(rec, passes=np.asarray([True, True, False]))   # the floor drops "c"
+    assert calibrate_lane.ndcg_of(dropped, p) == 0.0

@@ -1,14 +1,12 @@
 """Memory Lane's ranker mode (hybrid.py): keyword evidence, shared files, recency, working paths, factors."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from reference.clock import LogicalClock
 from reference.lane import MemoryLane
-from reference.lane.files import check_paths, expansion, files_of
-from reference.lane.hybrid import Fusion
-from reference.lane.recency import WriteOrder
+from reference.lane.hybrid import LANE
+from reference.lane.paths import check_paths
 from reference.rankers import Query, make_ranker
 from reference.store import MemoryStore
 
@@ -37,14 +35,23 @@ def test_a_keyword_match_is_found_even_below_the_semantic_floor(store):
     assert lane.search(q).ids[:1] == [target]
 
 
+def _commit(store, text, files):
+    """A memory as history memories are written: the files in its text and in `files_changed`."""
+    return _write(store, f"{text}\n\nFiles changed: {', '.join(files)}", files=files)
+
+
 def test_a_memory_sharing_files_with_the_best_hit_outranks_an_unrelated_one(store):
-    best = _write(store, "rename the column helper in transform", files=["pkg/transform.py"])
-    sibling = _write(store, "speed up the loop", files=["pkg/transform.py"])
-    stranger = _write(store, "speed up the loop", files=["pkg/other.py"])
-    for i in range(40):   # other files, so that transform.py is not a hub
-        _write(store, f"chore {i}", files=[f"misc/f{i}.py"])
-    ids = MemoryLane.for_store(store).search("column helper transform speed loop", top_k=5).ids
+    best = _commit(store, "rename the column helper", ["pkg/transform.py"])
+    sibling = _commit(store, "speed up the loop", ["pkg/transform.py"])
+    stranger = _commit(store, "speed up the loop", ["pkg/other.py"])
+    for i in range(40):   # other files, so that transform.py is not a common one
+        _commit(store, f"chore {i}", [f"misc/f{i}.py"])
+    lane = MemoryLane.for_store(store)
+    ids = lane.search("column helper speed loop", top_k=5).ids
     assert ids[0] == best and ids.index(sibling) < ids.index(stranger)
+    lane.hybrid.params = LANE.with_(expand_weight=0.0)    # no expansion: the newer stranger leads
+    ids = lane.search("column helper speed loop", top_k=5).ids
+    assert ids.index(stranger) < ids.index(sibling)
 
 
 def test_the_recency_prior_orders_equal_texts_newest_first(store):
@@ -54,7 +61,7 @@ def test_the_recency_prior_orders_equal_texts_newest_first(store):
     new = _write(store, "flaky retry in the upload worker")
     lane = MemoryLane.for_store(store)
     assert lane.search("flaky retry upload", top_k=2).ids == [new, old]
-    lane.hybrid.fusion = Fusion(recency=0.0)
+    lane.hybrid.params = LANE.with_(recency_weight=0.0)
     assert lane.search("flaky retry upload", top_k=2).ids == sorted([new, old])   # no prior: a tie, by id
 
 
@@ -92,29 +99,11 @@ def test_type_weight_intent_and_feedback_still_multiply_the_relevance(store):
     assert l2.score == pytest.approx(l2.meta["relevance"] * 0.70 * 0.5)
 
 
-def test_write_order_counts_memories_written_since_and_follows_deletes(store):
-    a, b, c = (_write(store, t) for t in ("one", "two", "three"))
-    order = WriteOrder(store)
-    h = store.tracker.hash_fn
-    assert order.ago(np.asarray([h(a), h(b), h(c)], dtype=np.uint64)).tolist() == [2, 1, 0]
-    store.delete_memory(c)
-    d = _write(store, "four")
-    got = order.ago(np.asarray([h(a), h(d)], dtype=np.uint64)).tolist()
-    assert got[1] == 0 and got[0] > 0
-
-
-def test_expansion_weights_files_by_seed_score_and_idf_and_skips_hubs():
-    holders = {"a.py": np.asarray([1, 2], dtype=np.uint64), "hub.py": np.asarray(range(1, 9), dtype=np.uint64)}
-    got = expansion([(1.0, ["a.py", "hub.py"]), (0.5, ["a.py"])], holders, total=10, max_share=0.5)
-    assert set(got) == {1, 2} and got[1] == pytest.approx(1.5 * np.log(10 / 2))
-
-
 def test_paths_are_checked_with_a_clear_error():
     assert check_paths(["a.py", "a.py", " b.py "]) == ("a.py", "b.py")
     for bad in ("a.py", [""], [3]):
         with pytest.raises(ValueError, match="paths"):
             check_paths(bad)
-    assert files_of({"files_changed": ["x", 3, "x", ""]}) == ["x"]
 
 
 def test_seed_defaults_rank_by_cosine_alone(tmp_path):
@@ -126,9 +115,3 @@ def test_seed_defaults_rank_by_cosine_alone(tmp_path):
         _write(s, f"Fix upsert_all when the key is compound. {filler}")
         lane = MemoryLane.for_store(s)
         assert lane.search("upsert_all compound").ids == [] and lane.search("upsert_all compound").floor == 0.5
-
-
-def test_expansion_skips_a_file_with_more_holders_than_the_bound():
-    holders = {"a.py": np.asarray([1, 2], dtype=np.uint64), "big.py": np.asarray(range(10, 14), dtype=np.uint64)}
-    got = expansion([(1.0, ["a.py", "big.py"])], holders, total=1000, max_share=1.0, max_holders=3)
-    assert set(got) == {1, 2}

@@ -72,3 +72,16 @@ def test_snapshot_indexes_hidden_paths_and_refuses_bad_ones(store):
     with pytest.raises(ProjectError, match="twice"):
         index_snapshot(store, [{"path": "ok.py", "text": ""}, {"path": "ok.py", "text": ""}])
     assert store.tracker.counts()["files"] == 2   # nothing of a refused batch was indexed
+
+
+def test_locate_names_history_files_as_the_commits_spell_them(store):
+    """The lexical file ranking names a file by its lowercased entity term (`README.md` -> `readme.md`,
+    `.github/...` -> `github/...`): no file key the truth knows. locate returns the commits' own spelling."""
+    project = ProjectMemory.for_store(store)
+    project.record_commit(CommitInfo("a" * 40, (), "main", 1, "Document the csv export in the readme", "",
+                                     ("README.md", ".github/workflows/Docs.yml")))
+    project.record_commit(CommitInfo("b" * 40, ("a" * 40,), "main", 2, "Fix table.insert_all on m2m", "",
+                                     ("sqlite_utils/db.py",)))
+    paths = [h.meta["path"] for h in locate_files(project, "csv export readme docs", top_k=5)]
+    assert {"README.md", ".github/workflows/Docs.yml"} <= set(paths)
+    assert not {"readme.md", "github/workflows/docs.yml"} & set(paths)
