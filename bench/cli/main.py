@@ -10,11 +10,11 @@ import os
 import sys
 from importlib.metadata import PackageNotFoundError, version
 
-from bench.cli import (agents_cmd, backends_cmd, compare_cmd, gate_cmd, ingest_git_cmd, peers_cmd, run_cmd,
-                       scenarios_cmd, score_cmd, serve_cmd, verify_cmd)
+from bench.cli import (agents_cmd, backends_cmd, compare_cmd, gate_cmd, ingest_git_cmd, models_cmd, peers_cmd,
+                       run_cmd, scenarios_cmd, score_cmd, serve_cmd, verify_cmd)
 
 COMMANDS = [run_cmd, scenarios_cmd, backends_cmd, score_cmd, compare_cmd, gate_cmd, serve_cmd, ingest_git_cmd,
-            peers_cmd, agents_cmd, verify_cmd]
+            peers_cmd, models_cmd, agents_cmd, verify_cmd]
 
 EXIT_OK, EXIT_REGRESSION, EXIT_INPUT, EXIT_NOTHING = 0, 1, 2, 3
 

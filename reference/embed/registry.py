@@ -13,6 +13,11 @@ def _sklearn_hashing(**kwargs: Any) -> Embedder:
     return SklearnHashingEmbedder(**kwargs)
 
 
+def _minilm(**kwargs: Any) -> Embedder:
+    from reference.embed.minilm import MiniLMEmbedder  # the optional extra [minilm] + `models install minilm`
+    return MiniLMEmbedder(**kwargs)
+
+
 def _wordllama(**kwargs: Any) -> Embedder:
     from reference.embed.wordllama import WordLlamaEmbedder  # the optional extra [wordllama]
     return WordLlamaEmbedder(**kwargs)
@@ -23,6 +28,7 @@ _REGISTRY: dict[str, Callable[..., Embedder]] = {
     "sentence-transformers": SentenceTransformerEmbedder,  # needs model_path=
     "sklearn-hashing-v1": _sklearn_hashing,
     "wordllama": _wordllama,  # pip install 'codemem-bench[wordllama]'
+    "minilm": _minilm,  # pip install 'codemem-bench[minilm]' && codemem-bench models install minilm
 }
 
 

