@@ -23,6 +23,7 @@ BUILTIN: dict[str, str] = {
     "fts-baseline": "bench.backends.fts_baseline.backend:FtsBaselineBackend",
     "sqlite-vec": "bench.backends.sqlite_vec.backend:SqliteVecBackend",
     "chroma": "bench.backends.chroma.backend:ChromaBackend",
+    "mem0": "bench.backends.mem0.backend:Mem0Backend",
     "jsonl-graph": "bench.backends.jsonl_graph.backend:JsonlGraphBackend",
     "reference-mcp": "bench.backends.mcp.reference_server:ReferenceMcpBackend",
     "mcp": "bench.backends.mcp.backend:McpBackend",

@@ -1,4 +1,5 @@
-"""`chroma`: ChromaDB in embedded persistent mode, fed the reference's hashing-embedder vectors.
+"""`chroma`: ChromaDB in embedded persistent mode, fed the reference's hashing-embedder vectors;
+`chroma:minilm`: the same store fed all-MiniLM-L6-v2 vectors (the local model every semantic peer uses).
 
 One collection `memories` in `<data_dir>/chroma/` (chroma's own layout:
 `chroma.sqlite3` plus an HNSW segment folder), cosine space, HNSW with
@@ -61,19 +62,32 @@ class ChromaBackend(Backend):
     """ChromaDB PersistentClient, in-process."""
 
     name = "chroma"
+    options = ("minilm",)
     capabilities = frozenset({
         C.MEMORY_WRITE, C.MEMORY_GET, C.MEMORY_LIST, C.MEMORY_SEARCH, C.MEMORY_FILTERS, C.MEMORY_DELETE,
     })
+
+    def __init__(self, option: str | None = None) -> None:
+        super().__init__(option)
+        if option == "minilm":   # not installed: an ImportError naming the command, like a missing extra
+            from reference.embed.minilm_files import check_model_dir
+            from reference.embed.protocol import EmbedderUnavailable
+            try:
+                check_model_dir()
+                import onnxruntime  # noqa: F401
+                import tokenizers  # noqa: F401
+            except (EmbedderUnavailable, ImportError) as exc:
+                raise ImportError(f"backend 'chroma:minilm' needs the local all-MiniLM-L6-v2 model: {exc}") from exc
 
     def open(self, data_dir: Path, clock: Clock, telemetry: TelemetrySink) -> None:
         import chromadb
         from chromadb.config import Settings
 
-        from bench.backends.chroma.embedding import HashingEmbeddingFunction
+        from bench.backends.chroma.embedding import HashingEmbeddingFunction, MiniLMEmbeddingFunction
 
         self.data_dir, self.clock = Path(data_dir), clock
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        self.ef = HashingEmbeddingFunction()
+        self.ef = MiniLMEmbeddingFunction() if self.option == "minilm" else HashingEmbeddingFunction()
         path = self.data_dir / "chroma"
         model = f"{self.ef.embedder.name}/{self.ef.embedder.dim}"
         try:

@@ -1,4 +1,5 @@
-"""The chroma embedding function of the backend: a wrapper of the reference `HashingEmbedder`.
+"""The chroma embedding functions of the backend: wrappers of the reference's `HashingEmbedder` (`chroma`)
+and `MiniLMEmbedder` (`chroma:minilm`, the local all-MiniLM-L6-v2 files; never chroma's own ONNX copy).
 
 The backend passes `embeddings=` and `query_embeddings=` itself on every call;
 this function is given to the collection only so that chroma never falls
@@ -46,3 +47,23 @@ class HashingEmbeddingFunction(EmbeddingFunction[Documents]):
 
     def supported_spaces(self) -> list[str]:
         return ["cosine"]
+
+
+@register_embedding_function
+class MiniLMEmbeddingFunction(HashingEmbeddingFunction):
+    """Chroma's view of `MiniLMEmbedder` (the files `codemem-bench models install minilm` put in place)."""
+
+    def __init__(self) -> None:
+        from reference.embed.minilm import MiniLMEmbedder
+        self.embedder = MiniLMEmbedder()
+
+    @staticmethod
+    def name() -> str:
+        return "codemem-bench-minilm"
+
+    def get_config(self) -> dict[str, Any]:
+        return {}
+
+    @staticmethod
+    def build_from_config(config: dict[str, Any]) -> "MiniLMEmbeddingFunction":
+        return MiniLMEmbeddingFunction()
