@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import jmespath
 from jmespath.exceptions import JMESPathError
@@ -32,13 +32,18 @@ class Install(_Strict):
     npm: str | None = None          # an npm package spec, installed with `npm install --prefix <peer>`
     pip: str | None = None          # a pip requirement, installed into `<peer>/venv`
     python: str | None = None       # the interpreter for that venv, e.g. "3.12" (default: the harness's)
+    sqlite_extensions: bool = False  # that interpreter's sqlite3 must load extensions (sqlite-vec, ...)
+    models: list[Literal["minilm"]] = []   # models of `codemem-bench models` the server reads (installed first)
     check: str                      # a path under the peer folder that exists once installed
 
 
 class Server(_Strict):
-    command: str                    # may use {peer}, {python}, {data}, {side}
+    command: str                    # may use {peer}, {python}, {data}, {side}, {now}, {models}
     args: list[str] = []
     env: dict[str, str] = {}
+    # symbolic links made before the server starts, link -> target (placeholders in both; the link must be
+    # under {data} or {side}): where a server looks for a model by a fixed path, point it at {models}/...
+    links: dict[str, str] = {}
     startup_timeout_s: float = 60.0
     call_timeout_s: float = 120.0
 

@@ -26,8 +26,9 @@ from bench.backends.interface import Backend
 from bench.backends.mcp.answer_reader import NOT_FOUND, AnswerReader
 from bench.backends.mcp.adapter import Adapter, adapter_names, load_adapter
 from bench.backends.mcp.client_thread import McpClientThread
-from bench.backends.mcp.operations import OPERATIONS
-from bench.backends.mcp.peers import peer_dir, require_installed
+from bench.backends.mcp.operations import EXTRA, OPERATIONS, labels
+from bench.backends.mcp.peers import make_links, peer_dir, require_installed
+from reference.embed.minilm_files import models_root
 from bench.backends.mcp.results import McpToolError, unwrap
 from bench.backends.mcp.telemetry_relay import TelemetryRelay
 from bench.backends.mcp.template import fill
@@ -81,7 +82,8 @@ class McpBackend(AnswerReader, GraphOps, PolicyOps, SnapshotOps, PatternOps, Kno
         side.mkdir(parents=True, exist_ok=True)
         server = self.adapter.server
         values = {"peer": str(peer_dir(self.adapter)), "python": sys.executable, "data": str(self.data_dir),
-                  "side": str(side), "now": repr(clock.now())}
+                  "side": str(side), "now": repr(clock.now()), "models": str(models_root())}
+        make_links(server.links, values)
         params = StdioServerParameters(command=fill(server.command, values),
                                        args=[fill(a, values) for a in server.args],
                                        env={k: fill(v, values) for k, v in server.env.items()} or None)
@@ -129,6 +131,8 @@ class McpBackend(AnswerReader, GraphOps, PolicyOps, SnapshotOps, PatternOps, Kno
             digest = hashlib.blake2b(f"{self.clock.now()!r}|{self._seq}|{values['text']}".encode(),
                                      digest_size=8).hexdigest()
             values = {**values, "uid": f"m-{digest}"}
+        if "labels" in EXTRA.get(op, ()):
+            values = {**values, "labels": labels(values)}
         if "memory_id" in values and op in ("get_memory", "delete_memory"):
             values = {**values, "id": values["memory_id"]}
         values = {k: _plain(v) for k, v in values.items()}

@@ -29,8 +29,21 @@ from bench.backends.ops.lane import LaneOps
 from bench.backends.ops.patterns import PatternOps
 from bench.backends.ops.project import ProjectOps
 
-# placeholders beyond the method's parameters: `{uid}` (a harness-made name) and `{id}` (= `{memory_id}`)
-EXTRA = {"write_memory": ["uid"], "get_memory": ["id"], "delete_memory": ["id"]}
+# placeholders beyond the method's parameters: `{uid}` (a harness-made name), `{id}` (= `{memory_id}`) and
+# `{labels}` (the taxonomy as one list of tag strings, for servers whose only filter is tags; `labels()`)
+EXTRA = {"write_memory": ["uid", "labels"], "get_memory": ["id"], "delete_memory": ["id"],
+         "search_memories": ["labels"], "list_memories": ["labels"]}
+
+
+def labels(values: dict[str, Any]) -> list[str] | None:
+    """`{labels}`: the task slug, the context and insight slugs (each already `kind:name`, e.g.
+    `context:auth`) and every tag as `tag:<tag>`, in that order; None when there are none (so that
+    `"{labels?}"` leaves the argument out). A server that filters by "all of these tags" then honours
+    the harness's task/context/insight/tag filters exactly."""
+    out = [values["task"]] if values.get("task") else []
+    out += list(values.get("context") or []) + list(values.get("insights") or [])
+    out += [f"tag:{t}" for t in values.get("tags") or []]
+    return out or None
 
 # which read fields each kind takes; the first of a kind's tuple is required unless it is `result`
 READS: dict[str, tuple[str, ...]] = {

@@ -4,6 +4,11 @@ A peer is an MCP memory server that does not ship with codemem-bench. `codemem-b
 installs it into `<peers>/<NAME>/` (npm with `--prefix`, or a venv of its own for a pip package that needs
 another Python), where `<peers>` is `$CODEMEM_BENCH_PEERS` or `~/.cache/codemem-bench/peers`. Installing is
 a set-up step; a run never installs anything.
+
+An adapter may also name models of `codemem-bench models` its server reads (`[install] models`): they count
+as part of the install (`peers install` installs them first; a missing one is "not installed"), and the
+server reaches them through `[server] links` (`make_links`). `[install] sqlite_extensions = true` picks an
+interpreter whose `sqlite3` can load extensions (pyenv's builds here cannot; Debian's `/usr/bin/python3` can).
 """
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ import sys
 from pathlib import Path
 
 from bench.backends.mcp.adapter import Adapter
+from bench.backends.mcp.template import fill
 
 
 class PeerNotInstalled(ImportError):
@@ -29,26 +35,64 @@ def peer_dir(adapter: Adapter) -> Path:
     return peers_root() / adapter.name
 
 
+def _models_missing(adapter: Adapter) -> list[str]:
+    from reference.embed.minilm_files import check_model_dir
+    from reference.embed.protocol import EmbedderUnavailable
+    missing = []
+    for model in adapter.install.models if adapter.install else ():
+        try:
+            check_model_dir()   # "minilm", the only model so far
+        except EmbedderUnavailable:
+            missing.append(model)
+    return missing
+
+
 def is_installed(adapter: Adapter) -> bool:
-    return adapter.install is None or (peer_dir(adapter) / adapter.install.check).exists()
+    return adapter.install is None or (
+        (peer_dir(adapter) / adapter.install.check).exists() and not _models_missing(adapter))
 
 
 def require_installed(adapter: Adapter) -> None:
     if not is_installed(adapter):
-        raise PeerNotInstalled(f"MCP server {adapter.name!r} is not installed; run "
+        models = _models_missing(adapter)
+        also = f" and the model {', '.join(models)} (codemem-bench models install {models[0]})" if models else ""
+        raise PeerNotInstalled(f"MCP server {adapter.name!r} is not installed{also}; run "
                                f"`codemem-bench peers install {adapter.name}` (installs into {peer_dir(adapter)})")
 
 
-def find_python(version: str) -> str:
-    """An interpreter `pythonX.Y` on PATH or under pyenv; a clear error when there is none."""
+SQLITE_EXTENSIONS_CHECK = "import sqlite3; sqlite3.connect(':memory:').enable_load_extension(True)"
+
+
+def find_python(version: str, sqlite_extensions: bool = False) -> str:
+    """An interpreter `pythonX.Y` on PATH, under pyenv or Debian's `/usr/bin`; with `sqlite_extensions`,
+    only one whose sqlite3 can load extensions. A clear error when there is none."""
     exe = shutil.which(f"python{version}")
     candidates = ([exe] if exe else []) + sorted(glob.glob(os.path.expanduser(
-        f"~/.pyenv/versions/{version}*/bin/python{version}")))
+        f"~/.pyenv/versions/{version}*/bin/python{version}"))) + [f"/usr/bin/python{version}"]
+    probe = ["-c", SQLITE_EXTENSIONS_CHECK] if sqlite_extensions else ["--version"]
     for c in candidates:
-        if subprocess.run([c, "--version"], capture_output=True).returncode == 0:
+        if os.path.exists(c) and subprocess.run([c, *probe], capture_output=True).returncode == 0:
             return c
-    raise RuntimeError(f"Python {version} is needed for this peer and was not found (python{version} on PATH "
-                       f"or under ~/.pyenv/versions)")
+    need = " whose sqlite3 can load extensions" if sqlite_extensions else ""
+    raise RuntimeError(f"Python {version}{need} is needed for this peer and was not found (python{version} on PATH, "
+                       f"under ~/.pyenv/versions, or /usr/bin/python{version}: on Debian `apt-get install "
+                       f"python3 python3-venv`)")
+
+
+def make_links(links: dict[str, str], values: dict[str, str]) -> None:
+    """Create the adapter's `[server] links` (link -> target, placeholders filled) before the server starts.
+    A link must lie under the store's data folder or its side folder; an existing link is replaced."""
+    roots = [Path(values["data"]).resolve(), Path(values["side"]).resolve()]
+    for link_t, target_t in links.items():
+        link, target = Path(fill(link_t, values)), Path(fill(target_t, values))
+        if not any((link.parent.resolve() / link.name).is_relative_to(r) for r in roots):
+            raise ValueError(f"[server] links: {link} is outside the data and side folders")
+        if not target.exists():
+            raise FileNotFoundError(f"[server] links: the target {target} of {link} does not exist")
+        link.parent.mkdir(parents=True, exist_ok=True)   # (before the check above, resolve() needs no folder)
+        if link.is_symlink() or link.exists():
+            link.unlink()
+        link.symlink_to(target, target_is_directory=target.is_dir())
 
 
 def install_commands(adapter: Adapter) -> list[list[str]]:
@@ -58,7 +102,8 @@ def install_commands(adapter: Adapter) -> list[list[str]]:
     where = peer_dir(adapter)
     if adapter.install.npm:
         return [["npm", "install", "--no-audit", "--no-fund", "--prefix", str(where), adapter.install.npm]]
-    python = find_python(adapter.install.python) if adapter.install.python else sys.executable
+    python = (find_python(adapter.install.python, adapter.install.sqlite_extensions) if adapter.install.python
+              else sys.executable)
     venv = where / "venv"
     return [[python, "-m", "venv", str(venv)],
             [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
@@ -68,6 +113,10 @@ def install_commands(adapter: Adapter) -> list[list[str]]:
 def install(adapter: Adapter, echo=print) -> None:
     """Run the install commands; an error names the command that failed."""
     peer_dir(adapter).mkdir(parents=True, exist_ok=True)
+    if _models_missing(adapter):
+        from bench.models.minilm import install_minilm
+        echo("$ codemem-bench models install minilm")
+        install_minilm(echo=echo)
     for cmd in install_commands(adapter):
         echo("$ " + " ".join(cmd))
         done = subprocess.run(cmd)

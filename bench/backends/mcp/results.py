@@ -1,7 +1,9 @@
 """Read a tool's answer: unwrap it to plain JSON, then pick values out of it with JMESPath."""
 from __future__ import annotations
 
+import functools
 import json
+import re
 from typing import Any
 
 import jmespath
@@ -43,6 +45,10 @@ class _Functions(functions.Functions):
     """JMESPath's built-ins plus `trim(s)` (servers often pad text with newlines), `arg(name)`, and
     `sorted(list)` (any JSON values, e.g. pairs), `unique(list)` (first of each, in order) and
     `from_items(pairs)` (an object from [key, value] pairs; JMESPath cannot build one with computed keys).
+    For servers that answer in plain text: `regex(text, pattern)` (the first match: its first group if the
+    pattern has one, else the whole match; null when none), `regex_all(text, pattern)` (every match, the
+    same way, in order) and `split(text, separator)` (Python's `str.split`; empty pieces dropped).
+    Patterns are Python regular expressions, multi-line (`^`/`$` match at every line).
 
     `arg('uid')` is the value the operation's template placeholder `{uid}` had in this call: for a server
     whose answer does not echo the name it was given (`id = "arg('uid')"`), or to pick the one entity a
@@ -75,6 +81,26 @@ class _Functions(functions.Functions):
             raise _ExpressionError("from_items(): expects [key, value] pairs with string keys")
         return {k: v for k, v in pairs}
 
+    @functions.signature({"types": ["string", "null"]}, {"types": ["string"]})
+    def _func_regex(self, text, pattern):
+        if text is None:
+            return None
+        m = _compiled(pattern).search(text)
+        return None if m is None else (m.group(1) if m.re.groups else m.group(0))
+
+    @functions.signature({"types": ["string", "null"]}, {"types": ["string"]})
+    def _func_regex_all(self, text, pattern):
+        if text is None:
+            return []
+        rx = _compiled(pattern)
+        return [m.group(1) if rx.groups else m.group(0) for m in rx.finditer(text)]
+
+    @functions.signature({"types": ["string", "null"]}, {"types": ["string"]})
+    def _func_split(self, text, separator):
+        if not separator:
+            raise _ExpressionError("split(): the separator must not be empty")
+        return [] if text is None else [p for p in text.split(separator) if p]
+
     @functions.signature({"types": ["string"]})
     def _func_arg(self, name):
         if name not in self._values:
@@ -85,6 +111,14 @@ class _Functions(functions.Functions):
 
 class _ExpressionError(ValueError):
     pass
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled(pattern: str) -> re.Pattern:
+    try:
+        return re.compile(pattern, re.MULTILINE)
+    except re.error as exc:
+        raise _ExpressionError(f"regular expression {pattern[:60]!r}: {exc}") from None
 
 
 def pick(expression: str, value: Any, *, where: str, values: dict[str, Any] | None = None) -> Any:
