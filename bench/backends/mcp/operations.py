@@ -21,6 +21,8 @@ import inspect
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from reference.ontology import check_context, check_insights, check_task
+
 from bench.backends.capabilities import Capability as C
 from bench.backends.interface import Backend
 from bench.backends.ops.graph import GraphOps, PolicyOps, SnapshotOps
@@ -39,9 +41,15 @@ def labels(values: dict[str, Any]) -> list[str] | None:
     """`{labels}`: the task slug, the context and insight slugs (each already `kind:name`, e.g.
     `context:auth`) and every tag as `tag:<tag>`, in that order; None when there are none (so that
     `"{labels?}"` leaves the argument out). A server that filters by "all of these tags" then honours
-    the harness's task/context/insight/tag filters exactly."""
-    out = [values["task"]] if values.get("task") else []
-    out += list(values.get("context") or []) + list(values.get("insights") or [])
+    the harness's task/context/insight/tag filters exactly. The slugs are checked against the taxonomy
+    (`reference.ontology`) as the in-process backends check them: an unknown one is a ValueError naming
+    the allowed ones, and nothing is sent."""
+    for name in ("context", "insights", "tags"):
+        if isinstance(values.get(name), str):
+            raise ValueError(f"{name} must be a list, not the string {values[name]!r}")
+    task = check_task(values.get("task"))
+    out = [task] if task else []
+    out += check_context(values.get("context") or []) + check_insights(values.get("insights") or [])
     out += [f"tag:{t}" for t in values.get("tags") or []]
     return out or None
 

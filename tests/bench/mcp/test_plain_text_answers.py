@@ -51,9 +51,13 @@ def test_a_bad_pattern_is_an_error_naming_the_field():
 
 
 def test_labels_are_the_taxonomy_as_tags_and_none_when_empty():
-    assert labels({"task": "task:debug", "context": ["context:auth"], "insights": ["insight:gotcha"],
-                   "tags": ["wip"]}) == ["task:debug", "context:auth", "insight:gotcha", "tag:wip"]
+    assert labels({"task": "task:debug", "context": ["context:auth"], "insights": ["insight:pitfall"],
+                   "tags": ["wip"]}) == ["task:debug", "context:auth", "insight:pitfall", "tag:wip"]
     assert labels({"task": None, "context": None, "insights": [], "tags": None}) is None
+    with pytest.raises(ValueError, match="task:nope"):
+        labels({"task": "task:nope"})
+    with pytest.raises(ValueError, match="must be a list"):
+        labels({"context": "context:auth"})
 
 
 def test_links_point_into_the_models_folder_and_stay_under_the_store(tmp_path):
