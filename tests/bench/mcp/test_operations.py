@@ -79,7 +79,7 @@ def test_every_capability_is_mappable_and_every_operation_is_a_method_of_the_bac
         assert getattr(McpBackend, name) is not getattr(Backend, name, None)
     # the placeholders are the interface's parameter names (plus the harness-made ones)
     assert OPERATIONS["graph_get_out"].params == ("src", "rel", "at")
-    assert OPERATIONS["write_memory"].params[-1] == "uid" and "id" in OPERATIONS["get_memory"].params
+    assert OPERATIONS["write_memory"].params[-2:] == ("uid", "labels") and "id" in OPERATIONS["get_memory"].params
     assert OPERATIONS["project_stats"].params == ()
 
 
