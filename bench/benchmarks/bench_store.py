@@ -2,6 +2,8 @@
 
 Run:  python -m pytest bench/benchmarks/bench_store.py --benchmark-only
 Scale: CODEMEM_BENCH_SCALE=small (1k memories, default) or full (10k memories).
+Embedder: the store's default (hashing-v1), or the one `CODEMEM_EMBEDDER` names (`CODEMEM_EMBEDDER=minilm`
+gives a write's cost with all-MiniLM-L6-v2; bench/models/README.md has both figures).
 The store also holds the indexed `reference/` package, so unified search
 ranks code and memories together. Every figure is per operation; the bulk
 load time of the fixture is recorded in `extra_info` of the write benchmark.
@@ -17,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from reference.clock import LogicalClock
+from reference.embed.env import env_embedder
 from reference.store import MemoryStore
 
 SCALES = {"small": 1_000, "full": 10_000}
@@ -48,7 +51,7 @@ def _memory(rng: random.Random, i: int) -> dict:
 def loaded(tmp_path_factory):
     path = tmp_path_factory.mktemp("bench_store")
     clock = LogicalClock(1_700_000_000.0)
-    store = MemoryStore.open(path, clock=clock)
+    store = MemoryStore.open(path, clock=clock, embedder=env_embedder())
     rng = random.Random(0)
     t0 = time.perf_counter()
     ids = []
@@ -75,7 +78,7 @@ def test_write_memory(benchmark, loaded):
         clock.advance(1)
         store.write_memory(**_memory(rng, next(counter)))
 
-    benchmark.extra_info.update(scale=SCALE, memories=N, bulk_load_s=round(load_s, 3),
+    benchmark.extra_info.update(scale=SCALE, memories=N, bulk_load_s=round(load_s, 3), embedder=store.embedder.name,
                                 bulk_load_per_memory_ms=round(load_s / N * 1000, 4))
     benchmark(write)
 

@@ -108,6 +108,9 @@ class Mem0Backend(Backend):
         }
         self.memory = Memory.from_config(config)
         self.memory.embedding_model = MiniLMEmbedding()
+        # the harness ids in use, read once: Qdrant local filters in Python over every point, so asking
+        # mem0 whether an id is taken on each write would make a scenario's writes quadratic
+        self._ids = {item["metadata"]["cm_id"] for item in self._items({"user_id": USER})}
 
     def close(self) -> None:
         self.memory.close()                       # the history database only
@@ -125,7 +128,7 @@ class Mem0Backend(Backend):
         return found[0] if found else None
 
     def _taken(self, mid: str) -> bool:
-        return self._item(mid) is not None
+        return mid in self._ids
 
     # memory operations ----------------------------------------------------
     def write_memory(self, text, task=None, insights=None, context=None, symbol_keys=None, tags=None,
@@ -144,6 +147,7 @@ class Mem0Backend(Backend):
         done = self.memory.add(inp.text, user_id=USER, metadata=md, infer=False)["results"]
         if len(done) != 1 or done[0].get("event") != "ADD":
             raise StoreError(f"mem0 did not add the memory (answer: {done!r})")
+        self._ids.add(mid)
         return mid
 
     @staticmethod
@@ -187,4 +191,5 @@ class Mem0Backend(Backend):
         if item is None:
             return False
         self.memory.delete(item["id"])
+        self._ids.discard(memory_id)
         return True
