@@ -115,3 +115,31 @@ def test_a_missing_model_makes_the_peer_not_installed(tmp_path, monkeypatch):
     (tmp_path / "peers" / a.name / "venv" / "bin" / "memory").write_text("")
     with pytest.raises(PeerNotInstalled, match="codemem-bench models install minilm"):
         require_installed(a)
+
+
+def test_without_an_extension_capable_python_the_venv_gets_pysqlite3(monkeypatch, tmp_path):
+    from bench.backends.mcp import peers
+    monkeypatch.setenv("CODEMEM_BENCH_PEERS", str(tmp_path))
+
+    def fake_find(version, sqlite_extensions=False):
+        if sqlite_extensions:
+            raise RuntimeError("none")
+        return f"/opt/python{version}"
+
+    monkeypatch.setattr(peers, "find_python", fake_find)
+    cmds = peers.install_commands(load_adapter("basic-memory-semantic"))
+    assert cmds[0][0] == "/opt/python3.12"
+    assert any(peers.SQLITE3_SHIM in c for c in cmds)
+    assert "codemem_bench_sqlite3.pth" in cmds[-1][-1] and "sys.modules['sqlite3'] = pysqlite3" in cmds[-1][-1]
+    monkeypatch.setattr(peers, "find_python", lambda v, sqlite_extensions=False: "/usr/bin/python" + v)
+    assert not any(peers.SQLITE3_SHIM in c for c in peers.install_commands(load_adapter("basic-memory-semantic")))
+
+
+def test_the_shim_makes_sqlite3_load_extensions_in_the_installed_peer():
+    import subprocess
+    a = load_adapter("basic-memory-semantic")
+    from bench.backends.mcp.peers import SQLITE_EXTENSIONS_CHECK, is_installed, peer_dir
+    if not is_installed(a):
+        pytest.skip("basic-memory-semantic is not installed: codemem-bench peers install basic-memory-semantic")
+    py = peer_dir(a) / "venv" / "bin" / "python"
+    assert subprocess.run([str(py), "-c", SQLITE_EXTENSIONS_CHECK]).returncode == 0
