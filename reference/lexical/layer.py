@@ -20,11 +20,13 @@ an open transaction the index answers as of the last commit it applied.
 """
 from __future__ import annotations
 
+import logging
 import threading
 from typing import Any
 
 import numpy as np
 
+from reference.errors import CorruptData
 from reference.lexical.files import FileIndex, file_scores
 from reference.lexical.index import LexicalIndex
 from reference.lexical.params import FileParams, LexicalParams
@@ -32,6 +34,8 @@ from reference.lexical.terms import file_names
 from reference.lexical.ranking import hybrid_scores, semantic_rerank, top_rows
 from reference.tracker import MemoryFilter
 from reference.tracker.memory_revision import current
+
+log = logging.getLogger("reference.lexical")
 
 EXTENSION_KEY = "lexical"
 VECTOR_POOL = 100   # the vector cache's best cosines the first stage takes (as the store's topk gives them)
@@ -117,13 +121,24 @@ class LexicalLayer:
         if len(stored) == len(self.index.row_of):
             return
         if not self.index.row_of:      # a first build: every memory, oldest first, as written
-            for e in self.store.memories.iter(MemoryFilter()):
-                self._add(e.id, e.key_hash, e.text, _files(e))
-            return
+            try:
+                for e in self.store.memories.iter(MemoryFilter()):
+                    self._add(e.id, e.key_hash, e.text, _files(e))
+                return
+            except CorruptData:        # a damaged row refuses a whole scan: read the others one by one below
+                pass
         missing = sorted(stored - set(self.index.row_of))
-        entries = [self.store.memories.get(m) for m in missing]
+        entries = [self._readable(m) for m in missing]
         for e in sorted((e for e in entries if e is not None), key=lambda e: (e.created_at, e.id)):
             self._add(e.id, e.key_hash, e.text, _files(e))
+
+    def _readable(self, memory_id: str) -> Any:
+        """The memory's entry, or None when its row is damaged: searches serve every other memory (issue 25)."""
+        try:
+            return self.store.memories.get(memory_id)
+        except CorruptData as exc:
+            log.warning("the lexical index leaves out a damaged memory: %s", exc)
+            return None
 
     # -- answering -------------------------------------------------------------------
     def allowed_rows(self, key_hashes: np.ndarray | None) -> np.ndarray | None:

@@ -137,4 +137,6 @@ NEEDS: dict[C, tuple[str, ...]] = {
     C.POLICY_KV: _group("policy_"), C.SNAPSHOT: _group("snapshot_"), C.PATTERNS: _group("pattern_"),
     C.REDACTION: (), C.KNOWLEDGE: _group("oracle_"), C.MEMORY_LANE: _group("lane_"),
     C.PROJECT_MEMORY: _group("project_"),
+    # working paths ride on the memory search: an adapter declaring them passes `{paths}` in its search's args
+    C.WORKING_PATHS: ("search_memories",),
 }

@@ -80,13 +80,15 @@ def test_latency_is_not_gated_when_the_adapter_says_so(tmp_path, capsys, monkeyp
     (own / "basic-memory.toml").write_text(text.replace("latency = true", "latency = false"))
     monkeypatch.setenv("CODEMEM_BENCH_ADAPTERS", str(own))   # a user's copy overrides the built-in
     baseline = json.loads(BASELINE.read_text())
+    # one machine and one job (a same-job recipe): latency would be gated by default
+    baseline["environment"] = {**baseline["environment"], "job": "same-job"}
+    base = _save(baseline, tmp_path / "base")
     report = copy.deepcopy(baseline)
-    report["environment"] = baseline["environment"]   # same machine: latency would be gated by default
     for scenario in report["scenarios"].values():
         scenario["latency_samples_ms"] = {k: [v * 10 for v in vs] if isinstance(vs, list) else vs
                                           for k, vs in scenario.get("latency_samples_ms", {}).items()}
     slow = _save(report, tmp_path / "slow")
-    assert main(["gate", str(slow), "--baseline", str(BASELINE.parent)]) == 0
+    assert main(["gate", str(slow), "--baseline", str(base)]) == 0
     assert "latency off" in capsys.readouterr().out
     # a threshold named on the command line is still honoured: the tenfold slowdown is caught
-    assert main(["gate", str(slow), "--baseline", str(BASELINE.parent), "--latency", "reads.p10:100%:2ms"]) == 1
+    assert main(["gate", str(slow), "--baseline", str(base), "--latency", "reads.p10:100%:2ms"]) == 1

@@ -50,8 +50,8 @@ def test_every_run_writes_a_self_contained_page(smoke_run):
     out, _, _ = smoke_run
     text = (out / "report.html").read_text(encoding="utf-8")
     page = parse(text)
-    assert page.sections == ["score", "attention", "quality", "standing", "trend", "latency", "scenarios",
-                             "environment"]
+    assert page.sections == ["score", "attention", "quality", "standing", "trend", "seed-defaults", "latency",
+                             "scenarios", "environment"]
     # no network: nothing fetched from outside; the only links are relative ones to SCORING.md and the
     # scenario file, and they resolve from the report's folder
     assert not re.search(r"(src|href)\s*=\s*[\"']?(https?:)?//", text)

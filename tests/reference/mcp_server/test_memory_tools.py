@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from reference.keys import hash64
+from reference.rankers import Query
 from tests.reference.mcp_server.conftest import START, open_server
 
 NOTES = [  # (text, task, context, insights, tags), written 60 s apart
@@ -85,7 +86,7 @@ def test_scores_cross_the_protocol_unchanged(served):
     ctx, mcp = served
     write_notes(mcp)
     over_mcp = [(h["id"], h["score"]) for h in mcp.call("memory_search_structured", query="export before 6am")]
-    direct = [(h.id, h.score) for h in ctx.store.search_memories("export before 6am")]
+    direct = [(h.id, h.score) for h in ctx.ranker.search(Query("export before 6am"))]   # the server's ranker
     assert over_mcp == direct and len(direct) == len(NOTES)
 
 
