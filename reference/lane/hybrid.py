@@ -137,7 +137,7 @@ class LaneHybrid:
         floor = None if explicit else (floors.entity if mode == "entity" else floors.semantic)
         flt = self.store.memories.filter(where_metadata=where or None, **flt_args)
         feats = self.features(query, flt, paths, self.params)
-        hits = self._ranked(feats, floor, intents, top_k, set(exclude)) if top_k > 0 else []
+        hits = self._ranked(query, feats, floor, intents, top_k, set(exclude)) if top_k > 0 else []
         return LaneResult(query, tuple(hits), mode, tuple(slugs), intent_names, floor, resolution.ambiguous,
                           resolution.unknown)
 
@@ -147,7 +147,7 @@ class LaneHybrid:
         return lane_features(self.lexical, query, p, allowed, near_keys(self.store, paths))
 
     # -- steps 3 and 4 ------------------------------------------------------------------------
-    def _ranked(self, ft: Features, floor: float | None, intents: frozenset, top_k: int,
+    def _ranked(self, query: str, ft: Features, floor: float | None, intents: frozenset, top_k: int,
                 exclude: set[str]) -> list[LaneHit]:
         keep = np.ones(ft.rows.size, dtype=bool)
         if floor is not None:
@@ -170,10 +170,12 @@ class LaneHybrid:
         final, factor = self.engine._final(conn, keys, rel[cut], intents, self.engine.feedback.all_states(conn))
         order = sorted(range(cut.size), key=lambda j: (-int(tier[cut[j]]), -float(final[j]), ids[j]))[:top_k]
         entries = tracker.memories.get_many(conn, [int(keys[j]) for j in order])
-        return [dataclasses.replace(self.engine._hit(entries[int(keys[j])], float(final[j]),
-                                                     float(ft.raw_cosine[idx[cut[j]]]), intents, float(factor[j])),
-                                    relevance=float(rel[cut[j]]))
-                for j in order if int(keys[j]) in entries]
+        # each hit's similarity is its cosine, also outside the vector pool the first stage took
+        qvec = self.store.memories.embed_query(query)
+        sims = np.nan_to_num(np.asarray(self.store.memories.vectors.scores(qvec, keys[order]), dtype=np.float64))
+        return [dataclasses.replace(self.engine._hit(entries[int(keys[j])], float(final[j]), float(sim), intents,
+                                                     float(factor[j])), relevance=float(rel[cut[j]]))
+                for j, sim in zip(order, sims.tolist()) if int(keys[j]) in entries]
 
 
 def _best(score: np.ndarray, among: np.ndarray, k: int) -> np.ndarray:

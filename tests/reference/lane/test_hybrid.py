@@ -115,3 +115,14 @@ def test_seed_defaults_rank_by_cosine_alone(tmp_path):
         _write(s, f"Fix upsert_all when the key is compound. {filler}")
         lane = MemoryLane.for_store(s)
         assert lane.search("upsert_all compound").ids == [] and lane.search("upsert_all compound").floor == 0.5
+
+
+def test_a_hit_reports_its_cosine_even_outside_the_vector_pool(store):
+    target = _write(store, "Fix upsert_all when the key is compound")
+    lane = MemoryLane.for_store(store)
+    hit = lane.search("upsert_all compound", top_k=1).hits[0]
+    qvec, key = store.memories.embed_query("upsert_all compound"), store.tracker.hash_fn(target)
+    assert hit.id == target and hit.similarity == pytest.approx(float(store.memories.vectors.scores(qvec, [key])[0]))
+    lane.hybrid.params = LANE.with_(vector_weight=0.0)    # no vector pool at all: still the real cosine
+    assert lane.search("upsert_all compound", top_k=1).hits[0].similarity == pytest.approx(hit.similarity)
+    assert hit.similarity > 0
