@@ -39,8 +39,8 @@ from reference.tracker import MemoryFilter
 from bench.backends.capabilities import Capability as C
 from bench.backends.chroma.chroma_metadata import to_metadata, to_record, where_of
 from bench.backends.fts_baseline.records import (
-    InvalidArgument, check_count, check_id, check_query, dir_bytes, is_empty, make_filter, new_memory_id,
-    validate_memory,
+    InvalidArgument, check_count, check_id, check_query, dir_bytes, is_empty, make_filter, new_memory_id, newest_first,
+    page, validate_memory,
 )
 from bench.backends.interface import Backend, Hit
 
@@ -129,12 +129,11 @@ class ChromaBackend(Backend):
         """Every filtered record, newest first (created_at descending, then id)."""
         res = self.col.get(where=where_of(flt), include=RECORD)
         recs = [to_record(*row) for row in zip(res["ids"], res["documents"], res["metadatas"])]
-        return sorted(recs, key=lambda r: (-r["created_at"], r["id"]))
+        return newest_first(recs)
 
     def list_memories(self, task=None, context=None, limit=50, offset=0) -> list[dict[str, Any]]:
         flt = make_filter(task=task, context=context)
-        limit, offset = check_count("limit", limit), check_count("offset", offset)
-        return self._records(flt)[offset: offset + limit]
+        return page(self._records(flt), limit, offset)
 
     def search_memories(self, query=None, task=None, context=None, insights=None, tags=None, top_k=10,
                         where_metadata=None) -> list[Hit]:

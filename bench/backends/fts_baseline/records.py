@@ -93,6 +93,17 @@ def check_count(name: str, value: Any) -> int:
     return value
 
 
+def newest_first(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Records newest first (created_at descending, then id): the order every list and query-less search uses."""
+    return sorted(records, key=lambda r: (-r["created_at"], r["id"]))
+
+
+def page(records: list[dict[str, Any]], limit: Any, offset: Any) -> list[dict[str, Any]]:
+    """`records[offset:offset + limit]`, both counts checked (`InvalidArgument` naming the bad one)."""
+    limit, offset = check_count("limit", limit), check_count("offset", offset)
+    return records[offset: offset + limit]
+
+
 def check_query(query: Any) -> str | None:
     """The query, or None when there is nothing to rank by (None or blank)."""
     if query is None:
