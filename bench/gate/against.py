@@ -85,6 +85,8 @@ def run_against(root: Path, rev: str, run_args: list[str], out: Path, rounds: in
     if rounds < 1:
         raise ValueError(f"--rounds must be at least 1, got {rounds}")
     job = os.environ.get(JOB_ENV) or f"against-{uuid.uuid4().hex[:12]}"
+    # each side runs with its own tree as working folder, so a relative --out would land inside REV's tree
+    out = out.resolve()
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="codemem-bench-against-") as tmp:
         tree = Path(tmp) / "tree"

@@ -15,10 +15,12 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None or subprocess.run(
     reason="needs a git checkout (gate --against exports a commit)")
 
 
-def test_against_head_runs_both_sides_in_one_job_and_gates_latency(tmp_path, capsys):
+def test_against_head_runs_both_sides_in_one_job_and_gates_latency(tmp_path, capsys, monkeypatch):
+    # a relative --out, as .ci/run gives it: each side runs in its own tree, the reports land here
+    monkeypatch.chdir(tmp_path)
     out = tmp_path / "against"
     code = main(["gate", "--against", "HEAD", "--scenarios", "smoke", "--repeat", "2", "--rounds", "1",
-                 "--out", str(out), "--json", str(tmp_path / "gate.json")])
+                 "--out", "against", "--json", str(tmp_path / "gate.json")])
     text = capsys.readouterr().out
     assert code == 0, text
     base, cand = (json.loads((out / side / "report.json").read_text()) for side in ("baseline", "candidate"))
