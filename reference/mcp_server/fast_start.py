@@ -6,7 +6,9 @@ imports neither `mcp` nor the store) reads the client's JSON-RPC lines itself:
 
 - `initialize` for a protocol version in `tool_listing.json` is answered from
   it, then handed on to the real server too (which needs the handshake; its own
-  answer is dropped, after a check that it matches the saved one);
+  answer is dropped, after a check that it matches the saved one); unless a
+  request reached the real server first (an abandoned `server/discover` probe
+  may have opened the 2026 protocol era there), when only the real server answers;
 - `tools/list` (without a cursor) is answered from it, for this server's
   profile and clock, until the real server's own answer is known: after the
   client's `notifications/initialized`, the front asks the real server for its
@@ -58,6 +60,7 @@ class Front:
         self.init_id: Any = None                 # the initialize request's id (its real answer is dropped)
         self.sent_init: dict[str, Any] | None = None
         self.stale = False                       # the real server answered differently: stop answering here
+        self.early = False                       # a request reached the real server before `initialize`
         self.pending: set[Any] = set()           # ids passed to the real server and not answered yet
         self.failed: str | None = None           # why the real server could not start
 
@@ -127,7 +130,11 @@ class Front:
             return True
         if self.listing is None:
             return False
-        if method == "initialize" and self.init_id is None and isinstance(params, dict):
+        if method != "initialize" and self.init_id is None:
+            # e.g. a 2026-era client's `server/discover` probe, which its client abandons after 10 s on a slow
+            # start: the real server then serves that era and refuses `initialize`, so only it may answer one
+            self.early = True
+        if method == "initialize" and self.init_id is None and not self.early and isinstance(params, dict):
             init = self.listing.initialize(str(params.get("protocolVersion")))
             if init is not None:
                 self.version, self.init_id, self.sent_init = str(params["protocolVersion"]), msg["id"], init

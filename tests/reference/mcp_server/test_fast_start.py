@@ -120,3 +120,37 @@ def test_a_saved_listing_that_differs_from_the_real_server_is_dropped(tmp_path):
     assert not described(4).startswith("CHANGED ")       # from the real server, after it
     assert "differs from this server's tools/list" in err and "python -m reference.mcp_server.tool_cache" in err
     assert "codemem-front-tools-check" not in json.dumps(answers)   # the front's question never reaches the client
+
+
+def test_initialize_after_an_early_request_is_left_to_the_real_server(tmp_path):
+    """A 2026-era client probes `server/discover` first and, when the server is slow to start (10 s), abandons
+    the probe and sends `initialize`. The probe has already opened the new protocol era in the real server,
+    which refuses the handshake; the front must not answer it from the file, or the client's later calls
+    (without the new era's envelope) are refused one by one."""
+    from mcp.shared.inbound import CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY
+    from mcp_types.version import LATEST_MODERN_VERSION
+    env = {k: v for k, v in os.environ.items() if k != NO_CACHE_ENV}
+    proc = subprocess.Popen([sys.executable, "-m", "bench.cli.serve_cmd", "--data", str(tmp_path / "data"),
+                             "--log-level", "INFO"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+    answers = {}
+    try:
+        for msg in ({"jsonrpc": "2.0", "id": 1, "method": "server/discover",
+                     "params": {"_meta": {PROTOCOL_VERSION_META_KEY: LATEST_MODERN_VERSION,
+                                          CLIENT_CAPABILITIES_META_KEY: {}}}},
+                    {"jsonrpc": "2.0", "id": 2, "method": "initialize",
+                     "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                                "clientInfo": {"name": "t", "version": "1"}}}):
+            proc.stdin.write(json.dumps(msg) + "\n")     # the probe's answer is not awaited (abandoned)
+            proc.stdin.flush()
+        while len(answers) < 2:
+            line = proc.stdout.readline()
+            assert line, proc.stderr.read()
+            got = json.loads(line)
+            answers[got.get("id")] = got
+    finally:
+        proc.stdin.close()
+        err = proc.stderr.read()
+        proc.wait(timeout=120)
+    assert "from tool_listing.json" not in err
+    assert "result" in answers[1] and "error" in answers[2], answers   # the real server's era, told truthfully
