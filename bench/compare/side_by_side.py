@@ -49,8 +49,10 @@ def _lost(census: dict[str, Any] | None) -> str | None:
         if "did not all open the store" in census["error"]:
             return f"not run: {census['agents']} processes cannot open one store"
         return "not run: error (agents/ in the run folder)"
-    return (f"{census['lost']}/{census['acknowledged']}"
-            + (f" ({census['refused']} refused)" if census.get("refused") else ""))
+    refused = f" ({census['refused']} refused)" if census.get("refused") else ""
+    if census.get("unverifiable"):   # no memory.get: nothing could be read back, so nothing is counted lost
+        return f"{census['unverifiable']} unverifiable (no get){refused}"
+    return f"{census['lost']}/{census['acknowledged']}{refused}"
 
 
 def baseline_rows(reports: dict[str, Report]) -> list[dict[str, Any]]:

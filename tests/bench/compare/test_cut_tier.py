@@ -79,4 +79,5 @@ def test_a_census_that_could_not_run_is_said_so_not_counted_as_no_loss():
     assert _lost(locked) == "not run: 4 processes cannot open one store"
     assert _lost({"backend": "x", "agents": 4, "error": "OSError: disk"}).startswith("not run: error")
     assert _lost({"lost": 3, "acknowledged": 77, "refused": 0}) == "3/77"
+    assert _lost({"lost": 0, "acknowledged": 1, "refused": 79, "unverifiable": 1}) == "1 unverifiable (no get) (79 refused)"
     assert _lost(None) is None
