@@ -117,6 +117,6 @@ def _agents(specs: list[str], n: int, out: Path) -> dict[str, dict]:
         try:
             out_of[s] = run_agents(s, out / "agents" / s.replace(":", "-"), n, 20)
         except Exception as exc:  # noqa: BLE001 - e.g. a store one process locks: said in the table, not fatal
-            out_of[s] = {"backend": s, "agents": n, "error": f"{type(exc).__name__}: {str(exc)[-300:]}"}
+            out_of[s] = {"backend": s, "agents": n, "error": f"{type(exc).__name__}: {str(exc)[:300]}"}
             print(f"codemem-bench compare: the {n}-agent census of {s} did not run: {out_of[s]['error']}")
     return out_of

@@ -31,7 +31,7 @@ def side_by_side(reports: dict[str, Report], agents: dict[str, dict[str, Any]] |
         census = (agents or {}).get(spec)
         rows.append({
             "backend": spec, "retrieval": report.score.get("retrieval"), "score": report.score["value"],
-            "ndcg@10": {n: s["quality"].get("ndcg@10") for n, s in scen.items() if s.get("per_query")},
+            "ndcg@10": {n: ndcg_or_none(s) for n, s in scen.items() if s.get("per_query")},
             "check_rate": (sum(c["passed"] for c in checks) / sum(c["total"] for c in checks)) if checks else None,
             "p95_ms": median(p for p in p95s if p is not None) if any(p is not None for p in p95s) else None,
             "lost_writes": _lost(census),
@@ -39,6 +39,14 @@ def side_by_side(reports: dict[str, Report], agents: dict[str, dict[str, Any]] |
             "tools_list_tokens": surface.get("tools_list_tokens"),
         })
     return rows
+
+
+def ndcg_or_none(summary: dict[str, Any]) -> float | None:
+    """A scenario's nDCG@10, or None when the backend could run none of its ranked queries (every one
+    `unsupported`): the tables show `–` there, not a 0.000 that reads as searching badly."""
+    if all(q.get("unsupported") for q in summary.get("per_query") or []):
+        return None
+    return summary["quality"].get("ndcg@10")
 
 
 def _lost(census: dict[str, Any] | None) -> str | None:

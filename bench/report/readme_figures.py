@@ -63,8 +63,9 @@ def side_by_side_table(doc: dict[str, Any]) -> str:
                  *(_short(q.get(n)) for n in SINGLE), _fixed(r.get("check_rate"), 3), _fixed(r.get("p95 ms"), 1),
                  *(_cell(r.get(k)) for k in (lost, *SURFACE))]
         lines.append("| " + " | ".join(cells) + " |")
-    cut = (f"; every scenario cut after its first {doc['cut']} judged queries (`--queries {doc['cut']}`, "
-           f"the same cut for every backend)" if doc.get("cut") else "")
+    cut = (f"; `--queries {doc['cut']}`: each history scenario, judged from `oracle_data/`, cut after its first "
+           f"{doc['cut']} judged queries, the same cut for every backend; smoke, memory-lane, knowledge and "
+           f"knowledge-history whole" if doc.get("cut") else "")
     load = "–".join(f"{x:g}" for x in doc.get("load") or [])
     lines += ["", f"From one run: `{doc['command']}` (suite `{doc['suite']}`{cut}); commit {doc['commit']}, "
                   f"{doc['date']}, {doc['machine']}, {doc['minutes']:g} min wall time, load {load} at its start "
@@ -136,6 +137,7 @@ def keep_side_by_side(compare_dir: Path, root: Path = ROOT) -> Path:
     if missing:
         raise ValueError(f"{compare_dir / 'side_by_side.json'}: not written by `codemem-bench compare` "
                          f"(missing {', '.join(missing)})")
+    doc["rows"] = [_unrun_as_none(r, compare_dir) for r in doc["rows"]]
     doc = {"what": ("the side-by-side table of README.md ('Side by side'): the side_by_side.json of one "
                     "`codemem-bench compare` run. README.md's table is written from this file (python3 -m "
                     "bench.report.readme_figures --write) and tests/docs checks they agree; report.html places "
@@ -144,6 +146,18 @@ def keep_side_by_side(compare_dir: Path, root: Path = ROOT) -> Path:
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return dest
+
+
+def _unrun_as_none(row: dict[str, Any], compare_dir: Path) -> dict[str, Any]:
+    """A backend row with `None` for each scenario none of whose ranked queries it could run, read from its
+    report.json in the run folder (compare writes None itself since `ndcg_or_none`; older runs wrote 0.0)."""
+    from bench.compare.runner import slug
+    from bench.compare.side_by_side import ndcg_or_none
+    if row.get("baseline"):
+        return row
+    scenarios = json.loads((compare_dir / slug(row["backend"]) / "report.json").read_text(encoding="utf-8"))["scenarios"]
+    ndcg = {n: (None if n in scenarios and ndcg_or_none(scenarios[n]) is None else v) for n, v in row["ndcg@10"].items()}
+    return {**row, "ndcg@10": ndcg}
 
 
 def _default_suite(root: Path) -> list[str]:

@@ -81,3 +81,11 @@ def test_a_census_that_could_not_run_is_said_so_not_counted_as_no_loss():
     assert _lost({"lost": 3, "acknowledged": 77, "refused": 0}) == "3/77"
     assert _lost({"lost": 0, "acknowledged": 1, "refused": 79, "unverifiable": 1}) == "1 unverifiable (no get) (79 refused)"
     assert _lost(None) is None
+
+
+def test_a_scenario_whose_queries_were_all_unsupported_shows_no_ndcg_not_zero():
+    from bench.compare.side_by_side import ndcg_or_none
+    unrun = {"quality": {"ndcg@10": 0.0}, "per_query": [{"unsupported": True}, {"unsupported": True}]}
+    searched_badly = {"quality": {"ndcg@10": 0.0}, "per_query": [{"unsupported": False}, {"unsupported": True}]}
+    assert ndcg_or_none(unrun) is None
+    assert ndcg_or_none(searched_badly) == 0.0
