@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import time
 from pathlib import Path
 
 
@@ -29,13 +32,19 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="run the cells (backend x scenario x repetition) on the Dask scheduler at ADDRESS")
     p.add_argument("--workers", type=int, default=None, metavar="N",
                    help="run the cells on a new local Dask cluster of N worker processes (extra [cluster])")
+    p.add_argument("--queries", type=int, default=None, metavar="N",
+                   help="a bounded tier: cut every scenario after its N-th judged query, the same cut for every "
+                        "backend (bench/scenario/cut.py; default: no cut)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
 
 
 def run(args: argparse.Namespace) -> int:
+    started, load = time.perf_counter(), [os.getloadavg()[0]]
     from bench.cli.progress import progress_printer
     from bench.compare import TestSettings, build_comparison, run_backends, significant_losses, to_table, write_outputs
     from bench.compare import side_by_side
+    from bench.compare.runner import slug
+    from bench.scenario.cut import cut_all
     from bench.scenario.home import reports_dir
     from bench.scenario.suites import resolve
     specs = [s.strip() for s in args.backends.split(",") if s.strip()]
@@ -46,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         specs.insert(0, reference)
     if not 0 < args.alpha < 1:
         raise ValueError(f"--alpha must be between 0 and 1, got {args.alpha}")
-    scenarios = resolve(args.scenarios, args.suite)
+    scenarios = cut_all(resolve(args.scenarios, args.suite), args.queries)
     if not scenarios:
         print("codemem-bench compare: nothing to run")
         return 3
@@ -61,11 +70,21 @@ def run(args: argparse.Namespace) -> int:
                                progress_printer(args.quiet, plan=[len(s.steps) for s in scenarios] * args.repeat
                                                 * len(specs), groups=[("scenario", len(scenarios))] * args.repeat
                                                 * len(specs)))
+    if args.queries is not None:
+        for r in reports.values():   # the tier is part of what the figures mean: said in every report
+            r.environment["cut"] = {"queries": args.queries}
+            r.save(out / slug(r.backend))
     comparison = build_comparison(reports, reference, TestSettings(args.seed, args.permutations, args.alpha))
     write_outputs(comparison, reports, scenarios, out)
     agents = _agents(specs, args.agents, out) if args.agents else None
-    table = side_by_side.to_markdown(side_by_side.side_by_side(reports, agents), comparison["environment"])
+    rows = side_by_side.side_by_side(reports, agents) + side_by_side.baseline_rows(reports)
+    table = side_by_side.to_markdown(rows, comparison["environment"])
     (out / "side_by_side.md").write_text(table, encoding="utf-8")
+    load.append(os.getloadavg()[0])
+    doc = side_by_side.readme_doc(rows, comparison["environment"], command=_command(args, specs), suite=args.suite,
+                                  agents=args.agents, minutes=(time.perf_counter() - started) / 60, cut=args.queries,
+                                  load=load)
+    (out / "side_by_side.json").write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(to_table(comparison))
     print("\nside by side:\n" + table)
     for b, losses in significant_losses(comparison).items():
@@ -76,9 +95,28 @@ def run(args: argparse.Namespace) -> int:
     return 0 if ran else 3
 
 
+def _command(args: argparse.Namespace, specs: list[str]) -> str:
+    """The command line of this run as a reader would retype it (the README states it beside the table)."""
+    parts = ["codemem-bench compare", *args.scenarios, f"--backends {','.join(specs)}"]
+    if not args.scenarios:
+        parts.append(f"--suite {args.suite}")
+    for flag, value, default in (("--queries", args.queries, None), ("--agents", args.agents, 0),
+                                 ("--repeat", args.repeat, 1), ("--workers", args.workers, None)):
+        if value != default:
+            parts.append(f"{flag} {value}")
+    return " ".join(parts)
+
+
 def _agents(specs: list[str], n: int, out: Path) -> dict[str, dict]:
     """The concurrent-agents census of each backend (`codemem-bench agents`), by spec."""
     from bench.concurrency.census import run_agents
     if not 1 <= n <= 64:
         raise ValueError(f"--agents must be between 1 and 64, got {n}")
-    return {s: run_agents(s, out / "agents" / s.replace(":", "-"), n, 20) for s in specs}
+    out_of = {}
+    for s in specs:
+        try:
+            out_of[s] = run_agents(s, out / "agents" / s.replace(":", "-"), n, 20)
+        except Exception as exc:  # noqa: BLE001 - e.g. a store one process locks: said in the table, not fatal
+            out_of[s] = {"backend": s, "agents": n, "error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+            print(f"codemem-bench compare: the {n}-agent census of {s} did not run: {out_of[s]['error']}")
+    return out_of

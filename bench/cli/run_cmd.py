@@ -23,6 +23,9 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="run the cells (scenario x repetition) on the Dask scheduler at ADDRESS (extra [cluster])")
     p.add_argument("--workers", type=int, default=None, metavar="N",
                    help="run the cells on a new local Dask cluster of N worker processes (extra [cluster])")
+    p.add_argument("--queries", type=int, default=None, metavar="N",
+                   help="a bounded tier: cut every scenario after its N-th judged query (bench/scenario/cut.py; "
+                        "default: no cut)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.add_argument("--job", default=None, metavar="ID",
                    help="name the same-job run this report belongs to (default: $CODEMEM_BENCH_JOB); `gate` "
@@ -40,9 +43,10 @@ def run(args: argparse.Namespace) -> int:
     from bench.run import run_suite
     from bench.report import runs
     from bench.scenario.home import reports_dir
+    from bench.scenario.cut import cut_all
     from bench.scenario.suites import resolve
     from bench.seed_defaults import planned, run_seed_defaults
-    scenarios = resolve(args.scenarios, args.suite)
+    scenarios = cut_all(resolve(args.scenarios, args.suite), args.queries)
     if not scenarios:
         print("codemem-bench run: nothing to run")
         return 3
@@ -66,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
         report = run_suite(args.backend, scenarios, out, progress, args.keep_data, args.repeat)
     if args.job:
         report.environment["job"] = args.job
+    if args.queries is not None:
+        report.environment["cut"] = {"queries": args.queries}
     if seed_plan:
         run_seed_defaults(report, seed_plan, out / "seed-defaults", progress)
     path = report.save(out, earlier)

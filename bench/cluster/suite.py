@@ -63,8 +63,10 @@ def _run_cells(client: Any, specs: list[str], scenarios: list[Scenario], out_dir
     cells = [(b, sc, r) for r in range(repeat) for b in specs for sc in scenarios]
     for d in out_dirs.values():
         d.mkdir(parents=True, exist_ok=True)
+    # longest scenarios first (priority = steps), so that no long cell starts last while the other workers idle
     futures = [client.submit(run_cell, b, sc, str(out_dirs[b]), r, resources=dict(RESOURCE), pure=False,
-                             key=f"cell-{b}-{sc.name}-{r}-{i}") for i, (b, sc, r) in enumerate(cells)]
+                             priority=len(sc.steps), key=f"cell-{b}-{sc.name}-{r}-{i}")
+               for i, (b, sc, r) in enumerate(cells)]
     results = client.gather(futures)
     reports, where = {}, []
     for b in specs:
@@ -93,11 +95,19 @@ def run_suite_cluster(client: Any, backend_spec: str, scenarios: list[Scenario],
 def run_backends_cluster(client: Any, specs: list[str], scenarios: list[Scenario], out_dir: Path,
                          repeat: int = 1) -> dict[str, Report]:
     """`bench.compare.run_backends` on the cluster: each backend's Report, saved to out_dir/<slug>/."""
+    import os
+    import uuid
+
     from bench.compare.runner import check_specs, slug
+    from bench.report.fingerprint import JOB_ENV
+    from bench.run import record_files
     check_specs(specs)
     out_dir = Path(out_dir)
     reports, where = _run_cells(client, specs, scenarios, {b: out_dir / slug(b) for b in specs}, repeat)
+    job = os.environ.get(JOB_ENV) or f"compare-{uuid.uuid4().hex[:12]}"   # as the serial runner: one same-job run
     for b, rep in reports.items():
+        record_files(rep.scenarios, scenarios)
+        rep.environment["job"] = job
         rep.save(out_dir / slug(b))
     (out_dir / "cluster.json").write_text(json.dumps({"cells": where}, indent=1) + "\n")
     return reports

@@ -2,8 +2,9 @@
 
 Two parts of README.md are generated, each between a pair of markers (`<!-- figures:NAME -->` ...
 `<!-- /figures:NAME -->`, invisible when rendered):
-- `side-by-side`: the table of the reference and real MCP memory servers, from
-  `reports/readme/side_by_side.json` (the figures of one `codemem-bench compare` run, regrouped by task);
+- `side-by-side`: the table of the reference beside real memory systems and the harness's baselines, from
+  `reports/readme/side_by_side.json` (the `side_by_side.json` one `codemem-bench compare` run wrote, regrouped
+  by task here), and the line under it naming that run's command, commit, machine, date and wall time;
 - `reference-score`: the sentence giving the reference's score on the default suite, from
   `reports/readme/reference/run.json` (the run.json of a real `codemem-bench run`, plus the package versions
   it ran with).
@@ -12,6 +13,8 @@ Two parts of README.md are generated, each between a pair of markers (`<!-- figu
     python3 -m bench.report.readme_figures --write           # rewrite those parts of README.md
     python3 -m bench.report.readme_figures --keep RUN_DIR    # make RUN_DIR (a default-suite run of
                                                              # `reference`) the README's reference run, then --write
+    python3 -m bench.report.readme_figures --side-by-side DIR   # make DIR (a `compare` output folder) the
+                                                                # README's side-by-side run, then --write
 
 `tests/docs` runs the check, so a README figure that its file does not hold fails the tests.
 """
@@ -30,7 +33,7 @@ REFERENCE_RUN = Path("reports/readme/reference/run.json")
 TASKS = ("blame", "history", "files", "branches")
 DATA = ("sqlite-utils", "httpx", "attrs")
 SINGLE = ("knowledge", "knowledge-history", "memory-lane", "smoke")
-EXTRA = ("lost / acknowledged writes (4 agents)", "start-up ms", "tools/list chars (≈ tokens)")
+SURFACE = ("start-up ms", "tools/list chars (≈ tokens)")
 
 
 def _short(v: float | None) -> str:
@@ -42,17 +45,32 @@ def _cell(v: Any) -> str:
     return "–" if v is None else str(v)
 
 
+def _fixed(v: float | None, digits: int) -> str:
+    return "–" if v is None else f"{v:.{digits}f}"
+
+
 def side_by_side_table(doc: dict[str, Any]) -> str:
-    """The README's markdown table of `side_by_side.json`."""
-    head = ["backend", "score", *(f"{t} s / h / a" for t in TASKS), *SINGLE, "checks", "p95 ms", *EXTRA]
+    """The README's markdown table of `side_by_side.json`, then the line naming the run it came from."""
+    lost = f"lost / acknowledged writes ({doc['agents']} agents)"
+    head = ["backend", "retrieval", "score", *(f"{t} s / h / a" for t in TASKS), *SINGLE, "checks", "p95 ms", lost,
+            *SURFACE]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in doc["rows"]:
         q = r["ndcg@10"]
-        cells = [f"`{r['backend']}`", f"{r['score']:.2f}",
+        name = f"*{r['backend']}*" if r.get("baseline") else f"`{r['backend']}`"
+        cells = [name, _fixed(r.get("retrieval"), 2), _fixed(r.get("score"), 2),
                  *(" / ".join(_short(q.get(f"{d}-{t}")) for d in DATA) for t in TASKS),
-                 *(_short(q.get(n)) for n in SINGLE), f"{r['check_rate']:.3f}", f"{r['p95 ms']:.1f}",
-                 *(_cell(r.get(k)) for k in EXTRA)]
+                 *(_short(q.get(n)) for n in SINGLE), _fixed(r.get("check_rate"), 3), _fixed(r.get("p95 ms"), 1),
+                 *(_cell(r.get(k)) for k in (lost, *SURFACE))]
         lines.append("| " + " | ".join(cells) + " |")
+    cut = (f"; `--queries {doc['cut']}`: each history scenario, judged from `oracle_data/`, cut after its first "
+           f"{doc['cut']} judged queries, the same cut for every backend; smoke, memory-lane, knowledge and "
+           f"knowledge-history whole" if doc.get("cut") else "")
+    load = "–".join(f"{x:g}" for x in doc.get("load") or [])
+    lines += ["", f"From one run: `{doc['command']}` (suite `{doc['suite']}`{cut}); commit {doc['commit']}, "
+                  f"{doc['date']}, {doc['machine']}, {doc['minutes']:g} min wall time, load {load} at its start "
+                  f"and end. nDCG@10 per scenario (s / h / a: sqlite-utils / httpx / attrs); `–`: not run "
+                  f"(unsupported) or not a figure of that row."]
     return "\n".join(lines)
 
 
@@ -112,6 +130,36 @@ def keep(run_dir: Path, root: Path = ROOT) -> Path:
     return dest
 
 
+def keep_side_by_side(compare_dir: Path, root: Path = ROOT) -> Path:
+    """Copy a `compare` run's side_by_side.json (with the run folder it came from) to reports/readme/."""
+    doc = json.loads((compare_dir / "side_by_side.json").read_text(encoding="utf-8"))
+    missing = [k for k in ("command", "commit", "date", "machine", "minutes", "rows") if k not in doc]
+    if missing:
+        raise ValueError(f"{compare_dir / 'side_by_side.json'}: not written by `codemem-bench compare` "
+                         f"(missing {', '.join(missing)})")
+    doc["rows"] = [_unrun_as_none(r, compare_dir) for r in doc["rows"]]
+    doc = {"what": ("the side-by-side table of README.md ('Side by side'): the side_by_side.json of one "
+                    "`codemem-bench compare` run. README.md's table is written from this file (python3 -m "
+                    "bench.report.readme_figures --write) and tests/docs checks they agree; report.html places "
+                    "a run beside these rows."), "run": str(compare_dir), **doc}
+    dest = root / SIDE_BY_SIDE
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return dest
+
+
+def _unrun_as_none(row: dict[str, Any], compare_dir: Path) -> dict[str, Any]:
+    """A backend row with `None` for each scenario none of whose ranked queries it could run, read from its
+    report.json in the run folder (compare writes None itself since `ndcg_or_none`; older runs wrote 0.0)."""
+    from bench.compare.runner import slug
+    from bench.compare.side_by_side import ndcg_or_none
+    if row.get("baseline"):
+        return row
+    scenarios = json.loads((compare_dir / slug(row["backend"]) / "report.json").read_text(encoding="utf-8"))["scenarios"]
+    ndcg = {n: (None if n in scenarios and ndcg_or_none(scenarios[n]) is None else v) for n, v in row["ndcg@10"].items()}
+    return {**row, "ndcg@10": ndcg}
+
+
 def _default_suite(root: Path) -> list[str]:
     return json.loads((root / "scenarios" / "suites.json").read_text(encoding="utf-8"))["default"]
 
@@ -122,10 +170,14 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--check", action="store_true", help="exit 1 naming each README part that differs")
     g.add_argument("--write", action="store_true", help="rewrite the README's parts from the files")
     g.add_argument("--keep", type=Path, metavar="RUN_DIR", help="keep RUN_DIR as the README's reference run, then write")
+    g.add_argument("--side-by-side", type=Path, metavar="DIR",
+                   help="keep DIR (a `compare` output folder) as the README's side-by-side run, then write")
     args = p.parse_args(argv)
     if args.keep:
         print(f"kept: {keep(args.keep)}")
-    if args.write or args.keep:
+    if args.side_by_side:
+        print(f"kept: {keep_side_by_side(args.side_by_side)}")
+    if args.write or args.keep or args.side_by_side:
         write(ROOT / "README.md")
         print("README.md: figures written")
         return 0
