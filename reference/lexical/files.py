@@ -10,7 +10,7 @@ A file's score (`FileParams`, fitted on the files task's calibration split):
   many files says less about each); divided by the best;
 - path: + `path_weight` x BM25 of the query over the file's path terms
   (`sqlite_utils/cli.py` -> `sqlite_utils/cli.py`, `sqlit`, `util`, `cli`, `py`), divided by the best;
-- recency: + `recency_weight` x exp(-memories since the file was last touched / `recency_scale`).
+- recency: + `recency_weight` x exp(-write moments since the file was last touched / `recency_scale`).
 Only files with history or path evidence are ranked; ties by path.
 """
 from __future__ import annotations
@@ -60,9 +60,10 @@ def file_scores(index: LexicalIndex, files: FileIndex, query: str, memory_scores
             for r in np.flatnonzero(ps > 0.0).tolist():
                 f = files.paths.ids[r]
                 score[f] = score.get(f, 0.0) + p.path_weight * float(ps[r]) / top
-    if p.recency_weight > 0.0 and p.recency_scale > 0.0:
-        now = index.rows - 1
+    if p.recency_weight > 0.0 and p.recency_scale > 0.0 and index.rows:
+        ticks = index.ticks()           # ages in write moments, as recency.py counts them
+        now = int(ticks[-1])
         for f in score:
             if f in files.last:
-                score[f] += p.recency_weight * math.exp(-(now - files.last[f]) / p.recency_scale)
+                score[f] += p.recency_weight * math.exp(-(now - int(ticks[files.last[f]])) / p.recency_scale)
     return sorted(score.items(), key=lambda fs: (-fs[1], fs[0]))

@@ -25,6 +25,8 @@ class LexicalParams:
     expand_top: int = 0            # first-stage rows whose entities are followed (0: no expansion)
     expand_weight: float = 0.0     # weight of the normalised expansion score
     expand_norm: float = 0.0       # a hit's score is shared among its files: / (file count ** expand_norm)
+    named_top: int = 0             # files whose paths the query names that are followed (0: none)
+    named_weight: float = 0.0      # weight of the normalised expansion through those files
     recency_weight: float = 0.0    # weight of the recency prior
     recency_scale: float = 50.0    # memories ago at which the prior has fallen to 1/e
 
