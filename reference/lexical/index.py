@@ -11,9 +11,10 @@ calibration split: `params.py`). N, df and avglen count live rows only.
 
 Rows are numbered 0, 1, 2, ... in the order memories were added, so a row
 number is also the memory's place in the write order. Each row also keeps a
-*tick*: the count of write times seen up to it (a row written at the same
-time as the row before it shares that row's tick), which `recency.py` counts
-age in: memories written at one moment (a batch of notes, a commit and its
+*tick*: the count of write moments up to it, a moment being the writes made
+less than `moment` seconds (`params.MOMENT`, fitted) after its first one; a
+row without a time is a moment of its own. `recency.py` counts ages in
+ticks: memories written in one sitting (a batch of notes, a commit and its
 hunks) are equally recent. A removed row keeps its number and drops out of
 N, df, avglen and every answer. Each row also keeps its distinct entities (`terms.entity_terms`:
 files, and with `definitions` the functions and classes it names), with
@@ -32,6 +33,7 @@ from collections import Counter
 
 import numpy as np
 
+from reference.lexical.params import MOMENT
 from reference.lexical.postings import Postings
 from reference.lexical.terms import entity_terms, index_terms
 
@@ -39,8 +41,9 @@ from reference.lexical.terms import entity_terms, index_terms
 class LexicalIndex:
     """BM25 postings, document lengths and per-row entities of a growing set of documents (see module doc)."""
 
-    def __init__(self, definitions: bool = False, entity_paths: bool = True) -> None:
+    def __init__(self, definitions: bool = False, entity_paths: bool = True, moment: float = MOMENT) -> None:
         self.definitions = definitions
+        self.moment = moment
         self.entity_paths = LexicalIndex(entity_paths=False) if entity_paths else None   # entity -> its path terms
         self.postings: dict[str, Postings] = {}
         self.entity_postings: dict[str, Postings] = {}
@@ -51,7 +54,7 @@ class LexicalIndex:
         self._len = np.zeros(64, dtype=np.float64)  # row -> term count (0 once removed)
         self._alive = np.zeros(64, dtype=bool)
         self._ticks = np.zeros(64, dtype=np.int64)  # row -> write-time tick (see module doc)
-        self._last_time: float | None = None
+        self._moment_start: float | None = None    # the time of the current moment's first write
         self.live = 0
         self.total = 0.0
 
@@ -74,10 +77,12 @@ class LexicalIndex:
             self._len = np.concatenate([self._len, np.zeros(self._len.size)])
             self._alive = np.concatenate([self._alive, np.zeros(self._alive.size, dtype=bool)])
             self._ticks = np.concatenate([self._ticks, np.zeros(self._ticks.size, dtype=np.int64)])
+        start = self._moment_start
+        same = time is not None and start is not None and start <= time and (time == start or time - start < self.moment)
         if row:
-            same = time is not None and time == self._last_time
             self._ticks[row] = self._ticks[row - 1] + (0 if same else 1)
-        self._last_time = time
+        if not same:
+            self._moment_start = time
         length = float(sum(counts.values()))
         for term, tf in counts.items():
             post = self.postings.get(term)
