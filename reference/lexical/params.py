@@ -37,12 +37,12 @@ class LexicalParams:
 # Writes less than MOMENT seconds after the first write of the current moment belong to it: one tick of the
 # index's write-time clock (index.py), over which the recency prior counts ages (recency.py). Fitted by
 # bench/calibrate_lexical.py ("write moment"); 0 makes every distinct write time a moment of its own.
-MOMENT = 3600.0
+MOMENT = 600.0
 
 SEED = LexicalParams()
 # fitted by `python3 -m bench.calibrate` (bench/calibrate_lexical.py) on the history calibration split
-TUNED = LexicalParams(k1=3.0, b=0.1, max_share=0.5, vector_weight=0.1, expand_top=8, expand_weight=1.5,
-                      expand_norm=0.5, recency_weight=1.0, recency_scale=20.0)
+TUNED = LexicalParams(k1=3.0, b=0.1, max_share=1.0, vector_weight=0.1, expand_top=8, expand_weight=3.0,
+                      expand_norm=0.5, named_top=10, named_weight=1.0, recency_weight=1.6, recency_scale=20.0)
 
 
 def params_for(store) -> LexicalParams:
