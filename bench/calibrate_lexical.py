@@ -200,6 +200,7 @@ def load_file_stream(path: Path, oracle_root: Path | None = None) -> FileStream:
         if step.name == "project_locate_files" and step.expect is not None and step.expect.relevant is not None:
             st.events.append(("query", a["query"], step.expect.grades()))
         elif step.name == "commit" and step.alias:
+            now = max(now, float(a.get("time") or now))   # a commit memory is written at its commit's time
             files = list(a.get("files") or [])
             st.events.append(("commit", step.alias, f"{a['message']}\n\nFiles changed: {', '.join(files)}", files, now))
     return st

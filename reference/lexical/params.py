@@ -55,7 +55,7 @@ def params_for(store) -> LexicalParams:
 # best candidates: how many, and the weight of the normalised cosine beside the normalised lexical score.
 # Fitted with TUNED by bench/calibrate_lexical.py; the seed re-ranks every filtered memory by cosine alone.
 RERANK_CANDIDATES = 20
-RERANK_WEIGHT = 0.1
+RERANK_WEIGHT = 0.2
 
 
 @dataclass(frozen=True)
@@ -74,4 +74,4 @@ class FileParams:
 
 
 # fitted by bench/calibrate_lexical.py on the files task's calibration split (with TUNED for the memories)
-FILES_TUNED = FileParams(top=20, path_weight=0.5, recency_weight=0.3, recency_scale=100.0)
+FILES_TUNED = FileParams(top=50, path_weight=0.5, recency_weight=0.5, recency_scale=50.0)
