@@ -44,6 +44,7 @@ FUSION_EXPAND_GRID, FUSION_NAMED_GRID = (1.0, 1.5, 2.0, 2.5, 3.0, 4.0), (0.0, 0.
 FUSION_RECENCY_GRID, FUSION_SCALE_GRID = (0.0, 0.5, 0.7, 1.0, 1.3, 1.6, 2.0, 2.5), (10.0, 20.0, 35.0, 50.0)
 RERANK_CANDIDATES_GRID, RERANK_WEIGHT_GRID = (20, 50, 100), (0.0, 0.1, 0.2, 0.3, 0.5, 1.0)
 FILE_TOP_GRID, FILE_PATH_GRID, FILE_RECENCY_GRID = (10, 20, 50, 100), (0.0, 0.25, 0.5, 1.0), (0.0, 0.1, 0.3, 0.5)
+FILE_NORM_GRID, FILE_POWER_GRID = (0.5, 1.0), (1.0, 2.0)
 VECTOR_POOL = 100
 
 
@@ -229,12 +230,15 @@ def evaluate_files(st: FileStream, params, fparams, moment: float | None = None)
 
 
 def fit_files(streams: list[FileStream], params, out=sys.stdout, moment: float | None = None):
-    """`FileParams` by stages (history depth x path weight; then file recency weight x scale); printed."""
+    """`FileParams` by stages (history depth x path weight; history share x power; file recency weight x scale);
+    printed. Ties go to the smallest values (sqrt share and power 1 first: the values before the stage)."""
     from reference.lexical.params import FileParams
     tie = 1.0 / sum(sum(1 for e in st.events if e[0] == "query") for st in streams)
     fp = FileParams(recency_weight=0.0)
     for title, cands in (("files: history depth x path weight", [{"top": t, "path_weight": w} for t in FILE_TOP_GRID
                                                                   for w in FILE_PATH_GRID]),
+                         ("files: history share per file x score power",
+                          [{"history_norm": n, "history_power": pw} for n in FILE_NORM_GRID for pw in FILE_POWER_GRID]),
                          ("files: recency weight x scale", [{"recency_weight": w, "recency_scale": s}
                                                             for w in FILE_RECENCY_GRID for s in RECENCY_SCALE_GRID])):
         print(f"\n## {title}\n| setting | mean nDCG@10 | " + " | ".join(st.name for st in streams) + " |\n"

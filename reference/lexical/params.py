@@ -60,7 +60,8 @@ RERANK_WEIGHT = 0.2
 
 @dataclass(frozen=True)
 class FileParams:
-    """File localisation (`files.py`): history depth, path BM25 weight and its k1 / b, file recency."""
+    """File localisation (`files.py`): history depth, share and power, path BM25 weight and its k1 / b, file
+    recency."""
 
     top: int = 50
     path_weight: float = 0.5
@@ -68,10 +69,13 @@ class FileParams:
     recency_scale: float = 50.0
     k1: float = 1.2
     b: float = 0.75
+    history_norm: float = 0.5      # a memory's score is shared among its files: / (file count ** history_norm)
+    history_power: float = 1.0     # each memory passes its score ** history_power
 
     def with_(self, **changes) -> "FileParams":
         return replace(self, **changes)
 
 
 # fitted by bench/calibrate_lexical.py on the files task's calibration split (with TUNED for the memories)
-FILES_TUNED = FileParams(top=50, path_weight=0.5, recency_weight=0.5, recency_scale=50.0)
+FILES_TUNED = FileParams(top=50, path_weight=0.5, recency_weight=0.5, recency_scale=50.0, history_norm=1.0,
+                         history_power=2.0)
