@@ -50,7 +50,7 @@ from reference.lexical.recency import recency_prior
 
 # fitted by `python3 -m bench.calibrate_lane` on the calibration split (it prints the grid and the choice);
 # k1, b and the corpus stop-word share are the lexical index's own (`TUNED`, bench/calibrate_lexical.py)
-LANE = TUNED.with_(vector_weight=0.1, expand_top=8, expand_weight=1.5, expand_norm=0.5, recency_weight=1.2, recency_scale=25.0)
+LANE = TUNED.with_(vector_weight=0.1, expand_top=8, expand_weight=1.5, expand_norm=0.5, recency_weight=1.2, recency_scale=20.0)
 DEPTH = 100   # candidates of each tier the factors re-rank (set a priori; the factors lie in [0.2, 1.27])
 
 
