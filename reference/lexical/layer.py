@@ -230,6 +230,16 @@ class LexicalLayer:
             self.sync()   # before the rows are counted for `allowed`
             scores = self.scores(query, params.with_(vector_weight=0.0), None, self.allowed_rows(allowed))
             ids, hashes = self.index.ids, self._hashes
+        if int(np.count_nonzero(scores > 0.0)) < candidates:
+            # too few memories with lexical evidence: the nearest by meaning join as candidates below them
+            # (seed 000 §4.3 re-ranks the filtered memories by meaning; a query sharing no word still finds them)
+            rows, cos = self.vector(query, allowed, candidates)
+            keep = (rows < scores.size) & (cos > 0)
+            rows, cos = rows[keep], cos[keep]
+            fill = rows[scores[rows] <= 0.0]
+            scores = scores.copy()
+            scores[fill] = np.finfo(np.float64).tiny * (1.0 + np.arange(fill.size, 0, -1))
+        with self._lock:
 
             def cosines(rows: np.ndarray) -> np.ndarray:
                 qvec = self.store.memories.embed_query(query)
