@@ -27,7 +27,8 @@ the seed's:
   smallest value, where the marker alone decides most).
 - DECAY_WEIGHT (reference/knowledge/hybrid.py): the best `search_ndcg@10`.
 - the lexical ranking (reference/lexical/params.py: BM25 k1 and b, vector,
-  expansion and recency weights, galaxybrain's re-rank) and the default
+  expansion, named-file and recency weights, the write moment, galaxybrain's
+  re-rank, file localisation) and the default
   ranker (reference/rankers/registry.py): bench/calibrate_lexical.py, on the
   history tasks' calibration scenarios of all three datasets.
 

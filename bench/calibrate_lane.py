@@ -98,7 +98,7 @@ def record(data: str, task: str) -> list[dict[tuple, Recorded]]:
                         ft = lane.hybrid.features(a["query"], store.memories.filter(), paths,
                                                   LANE.with_(vector_weight=s, expand_norm=m))
                         mids = [lane.hybrid.lexical.index.ids[int(r)] for r in ft.rows]
-                        passes = (ft.lexical > 0) | (ft.shared > 0) | ft.entity | (ft.raw_cosine >= floor)
+                        passes = (ft.lexical > 0) | (ft.shared > 0) | (ft.named > 0) | ft.entity | (ft.raw_cosine >= floor)
                         recs[(s, m)] = Recorded(ft, [alias_of.get(x, "") for x in mids], _rank(mids), passes,
                                                 truth[st["id"]])
                     out.append(recs)
@@ -176,13 +176,16 @@ class BranchRecord:
     id_rank: np.ndarray
     n_rows: int
     grades: dict[str, int]
+    named: np.ndarray      # the named-file expansion x its weight (the lexical ranking's, not fitted here)
+    ticks: np.ndarray      # the index's write-time ticks (the recency prior's ages)
 
     def ndcg(self, expansion: float, recency: float, half_life: float, branch: float) -> float:
         from bench.metrics.ndcg import ndcg
         from reference.lexical.recency import recency_prior
-        score = self.first + expansion * self.shared + branch * self.own
+        score = self.first + expansion * self.shared + self.named
         if recency > 0:
-            score = score + recency * recency_prior(self.n_rows, half_life)[self.rows]
+            score = score + recency * recency_prior(self.n_rows, half_life, self.ticks)[self.rows] * (score > 0)
+        score = score + branch * self.own
         order = np.lexsort((self.id_rank, -score))[:10]
         return ndcg([self.names[i] for i in order], self.grades)
 
@@ -193,7 +196,7 @@ def record_project(data: str) -> list[BranchRecord]:
     from bench.run import run_suite
     from bench.scenario.loader import load_scenario
     from bench.cli.scenarios_cmd import history_generator
-    from reference.lexical.expansion import expand
+    from reference.lexical.expansion import expand, named_files, spread
     from reference.lexical.ranking import first_stage
     from reference.project.ranking import BranchRanking
 
@@ -211,6 +214,8 @@ def record_project(data: str) -> list[BranchRecord]:
         n = first.size
         mask = index.alive()[:n] & allowed[:n]
         shared = expand(index, first, p.expand_top, mask, p.expand_norm)
+        named = (p.named_weight * spread(index, named_files(index, query, p.named_top), n)
+                 if p.named_top > 0 and p.named_weight > 0 else np.zeros(n))
         rows = np.flatnonzero(mask)
         entries = self.store.tracker.memories.get_many(self.store.tracker.conn(),
                                                        [self.store.tracker.hash_fn(index.ids[r]) for r in rows])
@@ -219,7 +224,7 @@ def record_project(data: str) -> list[BranchRecord]:
         # a commit memory is the scenario's alias c<sha10> (scenarios/generators/history/common.py)
         names = [f"c{sha.get(m, '')[:10]}" for m in mids]
         calls.append((query, BranchRecord(rows, first[rows], shared[rows], got[1][rows].astype(np.float64), names,
-                                          _rank(mids), n, {})))
+                                          _rank(mids), n, {}, named[rows], index.ticks()[:n])))
         return got
 
     with tempfile.TemporaryDirectory(prefix="calibrate-project-") as tmp:

@@ -38,8 +38,13 @@ EXPAND_TOP_GRID, EXPAND_WEIGHT_GRID = (0, 5, 8, 12), (0.5, 1.0, 1.5, 2.0, 3.0, 5
 EXPAND_NORM_GRID = (0.0, 0.5, 1.0)
 RECENCY_WEIGHT_GRID, RECENCY_SCALE_GRID = (0.0, 0.2, 0.5, 0.7, 1.0, 1.5), (20.0, 50.0, 100.0, 200.0)
 MAX_SHARE_GRID = (1.0, 0.5)
+MOMENT_GRID = (0.0, 60.0, 600.0, 3600.0, 14400.0, 86400.0)
+NAMED_TOP_GRID, NAMED_WEIGHT_GRID = (0, 3, 5, 10), (0.25, 0.5, 0.75, 1.0, 1.5)
+FUSION_EXPAND_GRID, FUSION_NAMED_GRID = (1.0, 1.5, 2.0, 2.5, 3.0, 4.0), (0.0, 0.5, 0.75, 1.0, 1.5)
+FUSION_RECENCY_GRID, FUSION_SCALE_GRID = (0.0, 0.5, 0.7, 1.0, 1.3, 1.6, 2.0, 2.5), (10.0, 20.0, 35.0, 50.0)
 RERANK_CANDIDATES_GRID, RERANK_WEIGHT_GRID = (20, 50, 100), (0.0, 0.1, 0.2, 0.3, 0.5, 1.0)
 FILE_TOP_GRID, FILE_PATH_GRID, FILE_RECENCY_GRID = (10, 20, 50, 100), (0.0, 0.25, 0.5, 1.0), (0.0, 0.1, 0.3, 0.5)
+FILE_NORM_GRID, FILE_POWER_GRID = (0.5, 1.0), (1.0, 2.0)
 VECTOR_POOL = 100
 
 
@@ -50,6 +55,7 @@ class Stream:
     name: str
     texts: list[str] = field(default_factory=list)
     ids: list[str] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)   # each memory's write time (the scenario clock)
     queries: list[tuple[int, str, dict[str, int]]] = field(default_factory=list)   # (visible rows, text, grades)
     vectors: np.ndarray | None = None
     qvectors: np.ndarray | None = None
@@ -61,13 +67,17 @@ def load_stream(path: Path, oracle_root: Path | None = None) -> Stream:
     from bench.scenario.loader import load_scenario
     sc = load_scenario(path, oracle_root or path.parent / "oracle_data")
     st = Stream(sc.name)
+    now = float(sc.header.start_time or 0.0)
     for step in sc.steps:
         a = step.raw_args
+        if step.name == "set_clock":
+            now = float(a["time"])
         if step.expect is not None and step.expect.relevant is not None and step.name == "memory_search_structured":
             st.queries.append((len(st.texts), a["query"], step.expect.grades()))
         if step.name == "memory_write_structured" and step.alias:
             st.texts.append(a["text"])
             st.ids.append(step.alias)
+            st.times.append(now)
     from reference.embed import HashingEmbedder
     emb = HashingEmbedder()
     st.vectors = emb.embed(st.texts)
@@ -75,7 +85,8 @@ def load_stream(path: Path, oracle_root: Path | None = None) -> Stream:
     return st
 
 
-def evaluate(st: Stream, params, ranker: str = "oracle-hybrid", rerank: tuple[int, float] | None = None) -> float:
+def evaluate(st: Stream, params, ranker: str = "oracle-hybrid", rerank: tuple[int, float] | None = None,
+             moment: float | None = None) -> float:
     """Mean nDCG@10 of the stream's queries, each asked over the memories before it, as `ranker` ranks
     them with `params` (and galaxybrain's re-rank (candidates, weight), default the committed one):
 
@@ -90,11 +101,11 @@ def evaluate(st: Stream, params, ranker: str = "oracle-hybrid", rerank: tuple[in
     from reference.lexical.ranking import hybrid_scores, semantic_rerank, top_rows
     from reference.rankers.rrf import DEPTH, rrf
     candidates, weight = rerank or (RERANK_CANDIDATES, RERANK_WEIGHT)
-    index = LexicalIndex()
+    index = LexicalIndex() if moment is None else LexicalIndex(moment=moment)
     out, written = [], 0
     for qi, (visible, text, grades) in enumerate(st.queries):
         while written < visible:
-            index.add(st.ids[written], st.texts[written])
+            index.add(st.ids[written], st.texts[written], st.times[written] if st.times else None)
             written += 1
         cos = st.vectors[:visible] @ st.qvectors[qi]
         near = np.argsort(-cos, kind="stable")[:VECTOR_POOL]
@@ -118,39 +129,97 @@ def evaluate(st: Stream, params, ranker: str = "oracle-hybrid", rerank: tuple[in
 
 
 @dataclass
+class Parts:
+    """One query's cached parts of the pipeline (`ranking.fuse`'s inputs) and what scoring them needs."""
+
+    first: np.ndarray
+    shared: np.ndarray | None
+    named: np.ndarray | None
+    ticks: np.ndarray
+    alive: np.ndarray
+    grades: dict[str, int]
+
+
+def parts_of(st: Stream, params, moment: float | None = None) -> tuple[list[Parts], list[str]]:
+    """Each query's parts under `params` (vector, expansion depth and norm, named-file depth as given; the
+    weights are applied later by `fused_ndcg`), and the stream's row ids; `moment`: the index's (default its own)."""
+    from reference.lexical.expansion import expand, named_files, spread
+    from reference.lexical.index import LexicalIndex
+    from reference.lexical.ranking import first_stage
+    index = LexicalIndex() if moment is None else LexicalIndex(moment=moment)
+    out, written = [], 0
+    for qi, (visible, text, grades) in enumerate(st.queries):
+        while written < visible:
+            index.add(st.ids[written], st.texts[written], st.times[written] if st.times else None)
+            written += 1
+        cos = st.vectors[:visible] @ st.qvectors[qi]
+        near = np.argsort(-cos, kind="stable")[:VECTOR_POOL]
+        first = first_stage(index, text, params, (near, cos[near]) if params.vector_weight > 0 and visible else None)
+        mask = index.alive()
+        shared = expand(index, first, params.expand_top, mask, params.expand_norm) if params.expand_top > 0 else None
+        named = spread(index, named_files(index, text, params.named_top), first.size) if params.named_top > 0 else None
+        out.append(Parts(first, shared, named, index.ticks().copy(), mask.copy(), grades))
+    return out, list(index.ids)
+
+
+def fused_ndcg(cached: list[tuple[list[Parts], list[str]]], params) -> tuple[float, list[float]]:
+    """Mean nDCG@10 over streams (and per stream) of `ranking.fuse` of the cached parts under `params`'s weights:
+    exactly what `hybrid_scores` ranks."""
+    from bench.metrics import ndcg
+    from reference.lexical.ranking import fuse, top_rows
+    from reference.lexical.recency import recency_prior
+    per = []
+    for queries, ids in cached:
+        got = []
+        for q in queries:
+            prior = (recency_prior(q.first.size, params.recency_scale, q.ticks)
+                     if params.recency_weight > 0 else None)
+            s = np.where(q.alive, fuse(q.first, q.shared if params.expand_weight > 0 else None,
+                                       q.named if params.named_weight > 0 else None, prior, params), -np.inf)
+            got.append(ndcg([ids[r] for r, _ in top_rows(s, 10, ids)], q.grades, 10))
+        per.append(fmean(got) if got else 0.0)
+    return fmean(per), per
+
+
+@dataclass
 class FileStream:
     """A files scenario: its commits (message and files) and `project_locate_files` queries, in order."""
 
     name: str
-    events: list[tuple] = field(default_factory=list)   # ("commit", id, text, files) | ("query", text, grades)
+    events: list[tuple] = field(default_factory=list)   # ("commit", id, text, files, time) | ("query", text, grades)
 
 
 def load_file_stream(path: Path, oracle_root: Path | None = None) -> FileStream:
     from bench.scenario.loader import load_scenario
     sc = load_scenario(path, oracle_root or path.parent / "oracle_data")
     st = FileStream(sc.name)
+    now = float(sc.header.start_time or 0.0)
     for step in sc.steps:
         a = step.raw_args
+        if step.name == "set_clock":
+            now = float(a["time"])
         if step.name == "project_locate_files" and step.expect is not None and step.expect.relevant is not None:
             st.events.append(("query", a["query"], step.expect.grades()))
         elif step.name == "commit" and step.alias:
+            now = max(now, float(a.get("time") or now))   # a commit memory is written at its commit's time
             files = list(a.get("files") or [])
-            st.events.append(("commit", step.alias, f"{a['message']}\n\nFiles changed: {', '.join(files)}", files))
+            st.events.append(("commit", step.alias, f"{a['message']}\n\nFiles changed: {', '.join(files)}", files, now))
     return st
 
 
-def evaluate_files(st: FileStream, params, fparams) -> float:
+def evaluate_files(st: FileStream, params, fparams, moment: float | None = None) -> float:
     """Mean nDCG@10 of the stream's file queries: `files.file_scores` over the commits recorded before each."""
     from bench.metrics import ndcg
     from reference.lexical.files import FileIndex, file_scores
     from reference.lexical.index import LexicalIndex
     from reference.lexical.ranking import hybrid_scores
-    index, files, touched, out = LexicalIndex(), FileIndex(), [], []
+    index = LexicalIndex() if moment is None else LexicalIndex(moment=moment)
+    files, touched, out = FileIndex(), [], []
     for ev in st.events:
         if ev[0] == "commit":
             if ev[1] in index.row_of:
                 continue
-            row = index.add(ev[1], ev[2])
+            row = index.add(ev[1], ev[2], ev[4])
             touched.append(ev[3])
             files.note(row, ev[3])
         else:
@@ -160,20 +229,23 @@ def evaluate_files(st: FileStream, params, fparams) -> float:
     return fmean(out) if out else 0.0
 
 
-def fit_files(streams: list[FileStream], params, out=sys.stdout):
-    """`FileParams` by stages (history depth x path weight; then file recency weight x scale); printed."""
+def fit_files(streams: list[FileStream], params, out=sys.stdout, moment: float | None = None):
+    """`FileParams` by stages (history depth x path weight; history share x power; file recency weight x scale);
+    printed. Ties go to the smallest values (sqrt share and power 1 first: the values before the stage)."""
     from reference.lexical.params import FileParams
     tie = 1.0 / sum(sum(1 for e in st.events if e[0] == "query") for st in streams)
     fp = FileParams(recency_weight=0.0)
     for title, cands in (("files: history depth x path weight", [{"top": t, "path_weight": w} for t in FILE_TOP_GRID
                                                                   for w in FILE_PATH_GRID]),
+                         ("files: history share per file x score power",
+                          [{"history_norm": n, "history_power": pw} for n in FILE_NORM_GRID for pw in FILE_POWER_GRID]),
                          ("files: recency weight x scale", [{"recency_weight": w, "recency_scale": s}
                                                             for w in FILE_RECENCY_GRID for s in RECENCY_SCALE_GRID])):
         print(f"\n## {title}\n| setting | mean nDCG@10 | " + " | ".join(st.name for st in streams) + " |\n"
               + "|---" * (2 + len(streams)) + "|", file=out)
         scored = []
         for c in cands:
-            per = [evaluate_files(st, params, fp.with_(**c)) for st in streams]
+            per = [evaluate_files(st, params, fp.with_(**c), moment) for st in streams]
             scored.append((fmean(per), c))
             print(f"| {c} | {fmean(per):.4f} | " + " | ".join(f"{x:.3f}" for x in per) + " |", file=out)
         top = max(m for m, _ in scored)
@@ -191,8 +263,23 @@ def build(data_root: Path, out: Path) -> None:
                         "--out", str(out), "--split", "calibration"], check=True, stdout=subprocess.DEVNULL)
 
 
-def _mean(streams: list[Stream], params, ranker: str = "oracle-hybrid", rerank=None) -> tuple[float, dict[str, float]]:
-    per = {st.name: evaluate(st, params, ranker, rerank) for st in streams}
+_PARTS: dict[tuple, list] = {}   # cached parts by what they depend on (the weights do not: `fused_ndcg`)
+
+
+def _mean(streams: list[Stream], params, ranker: str = "oracle-hybrid", rerank=None,
+          moment: float | None = None) -> tuple[float, dict[str, float]]:
+    """Mean nDCG@10 and per stream; oracle-hybrid from cached parts (exactly `hybrid_scores`' ranking)."""
+    if ranker == "oracle-hybrid":
+        key = (tuple(id(st) for st in streams), params.k1, params.b, params.max_share, params.vector_weight,
+               params.expand_top if params.expand_weight > 0 else 0, params.expand_norm,
+               params.named_top if params.named_weight > 0 else 0, moment)
+        if key not in _PARTS:
+            while len(_PARTS) >= 2:        # a stage's candidates share parts in runs: keep the last two
+                _PARTS.pop(next(iter(_PARTS)))
+            _PARTS[key] = [parts_of(st, params, moment) for st in streams]
+        mean, per = fused_ndcg(_PARTS[key], params)
+        return mean, {st.name: x for st, x in zip(streams, per)}
+    per = {st.name: evaluate(st, params, ranker, rerank, moment) for st in streams}
     return fmean(per.values()), per
 
 
@@ -204,13 +291,15 @@ def fit(streams: list[Stream], out=sys.stdout):
     from reference.lexical.params import SEED
     tie = 1.0 / sum(len(st.queries) for st in streams)   # one query's share of the mean, roughly
 
+    moment = 0.0    # every distinct write time its own moment until the moment stage
+
     def stage(title: str, candidates: list, base, seed_key) -> object:
         print(f"\n## {title}\n| setting | mean nDCG@10 | " + " | ".join(st.name for st in streams) + " |\n"
               + "|---" * (2 + len(streams)) + "|", file=out)
         scored = []
         for cand in candidates:
             p = base.with_(**cand)
-            mean, per = _mean(streams, p)
+            mean, per = _mean(streams, p, moment=moment)
             scored.append((mean, cand, p))
             print(f"| {cand} | {mean:.4f} | " + " | ".join(f"{per[st.name]:.3f}" for st in streams) + " |", file=out)
         top = max(m for m, _, _ in scored)
@@ -226,23 +315,51 @@ def fit(streams: list[Stream], out=sys.stdout):
               lambda c: abs(c["vector_weight"] - SEED.vector_weight))
     p = stage("expansion through shared entities: depth x weight x share per file",
               [{"expand_top": t, "expand_weight": w if t else 0.0, "expand_norm": n if t else 0.0}
-               for t in EXPAND_TOP_GRID for w in (EXPAND_WEIGHT_GRID if t else (0.0,))
-               for n in (EXPAND_NORM_GRID if t else (0.0,))], p,
+               for t in EXPAND_TOP_GRID for n in (EXPAND_NORM_GRID if t else (0.0,))
+               for w in (EXPAND_WEIGHT_GRID if t else (0.0,))], p,
               lambda c: (c["expand_top"] > 0, c["expand_weight"], c["expand_norm"], c["expand_top"]))
+    print("\n## files the query names: depth x weight (expansion through them)\n| setting | mean nDCG@10 | "
+          + " | ".join(st.name for st in streams) + " |\n" + "|---" * (2 + len(streams)) + "|", file=out)
+    scored = []
+    for t in NAMED_TOP_GRID:
+        cached = [parts_of(st, p.with_(named_top=t), moment) for st in streams]
+        for w in (NAMED_WEIGHT_GRID if t else (0.0,)):
+            c = {"named_top": t, "named_weight": w}
+            mean, per = fused_ndcg(cached, p.with_(**c))
+            scored.append((mean, c))
+            print(f"| {c} | {mean:.4f} | " + " | ".join(f"{x:.3f}" for x in per) + " |", file=out)
+    top = max(m for m, _ in scored)
+    m, c = min(((m, c) for m, c in scored if top - m <= tie), key=lambda mc: (mc[1]["named_top"] > 0,
+                                                                              mc[1]["named_weight"], mc[1]["named_top"]))
+    print(f"chosen: {c} ({m:.4f}; best {top:.4f}; ties go to no such part, then the smallest)", file=out)
+    p = p.with_(**c)
     p = stage("recency prior: weight x scale (memories ago)",
               [{"recency_weight": w, "recency_scale": s} for w in RECENCY_WEIGHT_GRID
                for s in (RECENCY_SCALE_GRID if w else (SEED.recency_scale,))], p,
               lambda c: (c["recency_weight"], abs(c["recency_scale"] - SEED.recency_scale)))
+    print("\n## write moment: writes less than this many seconds after a moment's first are one tick of the "
+          "prior's clock\n| seconds | mean nDCG@10 | " + " | ".join(st.name for st in streams) + " |\n"
+          + "|---" * (2 + len(streams)) + "|", file=out)
+    by_moment = {}
+    for g in MOMENT_GRID:
+        by_moment[g] = _mean(streams, p, moment=g)
+        print(f"| {g:g} | {by_moment[g][0]:.4f} | " + " | ".join(f"{by_moment[g][1][st.name]:.3f}" for st in streams)
+              + " |", file=out)
+    top = max(m for m, _ in by_moment.values())
+    moment = max(g for g, (m, _) in by_moment.items() if top - m <= tie)
+    print(f"chosen: MOMENT {moment:g} ({by_moment[moment][0]:.4f}; best {top:.4f}; ties go to the longest moment, "
+          "nearest seed 001's decay, which counts time, not writes)", file=out)
     # corpus stop words keep search at 100k memories inside 5 ms (terms in most rows have the longest
     # postings and the smallest idf); ties go to leaving them out (0.5), the reason for having the option
     p = stage("corpus stop words: max share of memories a query term may be in", [{"max_share": m} for m in MAX_SHARE_GRID],
               p, lambda c: c["max_share"])
-    print(f"\nchosen (reference/lexical/params.py TUNED): {p}", file=out)
+    p = fit_fusion(streams, p, tie, out, moment)
+    print(f"\nchosen (reference/lexical/params.py TUNED): {p}; MOMENT {moment:g}", file=out)
     print("\n## galaxybrain's semantic re-rank: candidates x cosine weight\n| setting | mean nDCG@10 |\n|---|---|", file=out)
     reranks = {}
     for c in RERANK_CANDIDATES_GRID:
         for w in RERANK_WEIGHT_GRID:
-            reranks[(c, w)] = _mean(streams, p, "galaxybrain", (c, w))[0]
+            reranks[(c, w)] = _mean(streams, p, "galaxybrain", (c, w), moment)[0]
             print(f"| {c} candidates, weight {w} | {reranks[(c, w)]:.4f} |", file=out)
     top = max(reranks.values())
     rerank = min((k for k, v in reranks.items() if top - v <= tie), key=lambda k: (-k[1], k[0]))
@@ -252,12 +369,44 @@ def fit(streams: list[Stream], out=sys.stdout):
           + " | ".join(st.name for st in streams) + " |\n" + "|---" * (2 + len(streams)) + "|", file=out)
     means = {}
     for r in ("galaxybrain", "oracle-hybrid", "rrf"):
-        means[r], per = _mean(streams, p, r, rerank)
+        means[r], per = _mean(streams, p, r, rerank, moment)
         print(f"| {r} | {means[r]:.4f} | " + " | ".join(f"{per[st.name]:.3f}" for st in streams) + " |", file=out)
     best = max(means, key=lambda r: (means[r], r == "galaxybrain"))
     print(f"\ndefault ranker (reference/rankers/registry.py DEFAULT_RANKER): {best} "
           "(memory-lane is fitted by its own stage)", file=out)
-    return p, rerank, best
+    return p, rerank, best, moment
+
+
+def fit_fusion(streams: list[Stream], p, tie: float, out=sys.stdout, moment: float | None = None):
+    """The fusion weights jointly (expansion, named files, recency weight x scale) over cached parts, the
+    depths and the first stage as the stages chose; the best ten printed; ties keep the staged choice."""
+    cached = [parts_of(st, p.with_(named_top=p.named_top or NAMED_TOP_GRID[1]), moment) for st in streams]
+    keys = ("expand_weight", "named_weight", "recency_weight", "recency_scale")
+    scored = {}
+    for e in FUSION_EXPAND_GRID:
+        for n in FUSION_NAMED_GRID:
+            for r in FUSION_RECENCY_GRID:
+                for sc in (FUSION_SCALE_GRID if r else (FUSION_SCALE_GRID[0],)):
+                    c = dict(zip(keys, (e, n, r, sc)))
+                    scored[tuple(c.values())] = fused_ndcg(cached, p.with_(**c))
+    staged = tuple(getattr(p, k) for k in keys)
+    scored.setdefault(staged, fused_ndcg(cached, p))
+    print("\n## fusion weights jointly: expansion x named files x recency weight x scale (best 10)\n"
+          "| setting | mean nDCG@10 | " + " | ".join(st.name for st in streams) + " |\n"
+          + "|---" * (2 + len(streams)) + "|", file=out)
+    ranked = sorted(scored, key=lambda k: -scored[k][0])
+    for k in ranked[:10] + ([staged] if staged not in ranked[:10] else []):
+        mean, per = scored[k]
+        print(f"| {dict(zip(keys, k))} | {mean:.4f} | " + " | ".join(f"{x:.3f}" for x in per) + " |", file=out)
+    best = scored[ranked[0]][0]
+    chosen = staged if best - scored[staged][0] <= tie else ranked[0]
+    c = dict(zip(keys, chosen))
+    if c["named_weight"] == 0.0:
+        c["named_top"] = 0
+    elif not p.named_top:
+        c["named_top"] = NAMED_TOP_GRID[1]
+    print(f"chosen: {c} ({scored[chosen][0]:.4f}; best {best:.4f}; ties keep the staged choice)", file=out)
+    return p.with_(**c)
 
 
 def streams_from(folder: Path) -> list[Stream]:
@@ -266,8 +415,8 @@ def streams_from(folder: Path) -> list[Stream]:
 
 def run(folder: Path) -> None:
     """Every fit of this module on the calibration scenarios in `folder`."""
-    params = fit(streams_from(folder))[0]
-    fit_files([load_file_stream(folder / f"{d}-files-calibration.jsonl") for d in DATASETS], params)
+    params, _, _, moment = fit(streams_from(folder))
+    fit_files([load_file_stream(folder / f"{d}-files-calibration.jsonl") for d in DATASETS], params, moment=moment)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,8 +13,10 @@ The seed's steps, each kept:
    (`ranking.first_stage`), plus `vector_weight` x the cosine of the query's 100
    nearest memories divided by the best (the seed's semantic search), plus
    `expand_weight` x the expansion through the files of the `expand_top` best
-   first-stage hits (`expansion.expand`), plus `recency_weight` x the recency
-   prior (`recency.recency_prior`). `LANE` holds the weights, fitted on the
+   first-stage hits (`expansion.expand`), plus `named_weight` x the expansion
+   through the files the query names (`expansion.named_files`, weight as the
+   lexical ranking's), plus `recency_weight` x the recency prior
+   (`recency.recency_prior`, where the rest is positive). `LANE` holds the weights, fitted on the
    calibration split (`python3 -m bench.calibrate_lane`).
 3. **Floor.** A candidate with keyword or shared-file evidence passes; one
    found by the embedder alone must reach the seed's semantic floor (the
@@ -40,7 +42,7 @@ from reference.lane.intent import detect_intents
 from reference.lane.paths import near_keys
 from reference.lane.resolver import Resolution
 from reference.lane.search import LaneHit, LaneResult, LaneSearch
-from reference.lexical.expansion import expand
+from reference.lexical.expansion import expand, named_files, spread
 from reference.lexical.layer import LexicalLayer
 from reference.lexical.params import TUNED, LexicalParams
 from reference.lexical.ranking import first_stage
@@ -48,7 +50,7 @@ from reference.lexical.recency import recency_prior
 
 # fitted by `python3 -m bench.calibrate_lane` on the calibration split (it prints the grid and the choice);
 # k1, b and the corpus stop-word share are the lexical index's own (`TUNED`, bench/calibrate_lexical.py)
-LANE = TUNED.with_(vector_weight=0.1, expand_top=8, expand_weight=1.5, expand_norm=0.5, recency_weight=1.2, recency_scale=25.0)
+LANE = TUNED.with_(vector_weight=0.1, expand_top=8, expand_weight=1.5, expand_norm=0.5, recency_weight=1.2, recency_scale=20.0)
 DEPTH = 100   # candidates of each tier the factors re-rank (set a priori; the factors lie in [0.2, 1.27])
 
 
@@ -56,9 +58,9 @@ DEPTH = 100   # candidates of each tier the factors re-rank (set a priori; the f
 class Features:
     """Candidates (lexical index rows) and their relevance parts; `entity`: in the working-path (near) set.
 
-    `lexical`, `cosine`, `shared` are the lexical pipeline's normalised BM25, cosine and expansion at those
-    rows; `raw_cosine` the cosine itself (0 outside the vector pool); `n_rows` the index's rows then (the
-    recency prior counts from the newest)."""
+    `lexical`, `cosine`, `shared`, `named` are the lexical pipeline's normalised BM25, cosine, expansion and
+    named-file expansion at those rows; `raw_cosine` the cosine itself (0 outside the vector pool); `n_rows`
+    the index's rows then and `ticks` their write-time ticks (the recency prior counts from the newest)."""
 
     rows: np.ndarray
     lexical: np.ndarray
@@ -67,12 +69,14 @@ class Features:
     raw_cosine: np.ndarray
     entity: np.ndarray
     n_rows: int
+    named: np.ndarray
+    ticks: np.ndarray
 
     def relevance(self, p: LexicalParams) -> np.ndarray:
-        """The lexical pipeline's score of each candidate under `p` (`ranking.hybrid_scores`'s sum)."""
-        rel = self.lexical + p.vector_weight * self.cosine + p.expand_weight * self.shared
+        """The lexical pipeline's score of each candidate under `p` (`ranking.fuse`, as `hybrid_scores`)."""
+        rel = self.lexical + p.vector_weight * self.cosine + p.expand_weight * self.shared + p.named_weight * self.named
         if p.recency_weight > 0.0:
-            rel = rel + p.recency_weight * recency_prior(self.n_rows, p.recency_scale)[self.rows]
+            rel = rel + p.recency_weight * recency_prior(self.n_rows, p.recency_scale, self.ticks)[self.rows] * (rel > 0)
         return rel
 
 
@@ -103,13 +107,15 @@ def lane_features(layer: LexicalLayer, query: str, p: LexicalParams, allowed: np
             cos[rows] = c / c.max()
     first = lex + p.vector_weight * cos
     shared = expand(index, first, p.expand_top, mask, p.expand_norm) if p.expand_top > 0 else np.zeros(n)
+    named = spread(index, named_files(index, query, p.named_top), n) if p.named_top > 0 else np.zeros(n)
     entity = np.zeros(n, dtype=bool)
     if near is not None and near.size:
         near_rows, _ = layer.rows_of([(k, 0.0) for k in near.tolist()])
         entity[near_rows[near_rows < n]] = True
         entity &= mask
-    rows = np.flatnonzero(mask & ((lex > 0) | (cos > 0) | (shared > 0) | entity))
-    return Features(rows, lex[rows], cos[rows], shared[rows], raw[rows], entity[rows], n)
+    rows = np.flatnonzero(mask & ((lex > 0) | (cos > 0) | (shared > 0) | (named > 0) | entity))
+    return Features(rows, lex[rows], cos[rows], shared[rows], raw[rows], entity[rows], n, named[rows],
+                    index.ticks()[:n])
 
 
 class LaneHybrid:
@@ -151,7 +157,8 @@ class LaneHybrid:
                 exclude: set[str]) -> list[LaneHit]:
         keep = np.ones(ft.rows.size, dtype=bool)
         if floor is not None:
-            keep &= (ft.lexical > 0) | (ft.shared > 0) | ft.entity | ((ft.raw_cosine >= floor) & (ft.raw_cosine > 0))
+            keep &= ((ft.lexical > 0) | (ft.shared > 0) | (ft.named > 0) | ft.entity
+                     | ((ft.raw_cosine >= floor) & (ft.raw_cosine > 0)))
         idx = np.flatnonzero(keep)
         if idx.size == 0:
             return []

@@ -15,6 +15,14 @@ history touched from counting like a rarely-touched one.
 
 The weights are divided by the best one, so the result lies in [0, 1] and
 its weight in a fusion is comparable to the normalised first stage's.
+
+`named_files(index, query, top)` is the second way in: the files whose path
+terms the query itself names ("the cli's --csv option" names
+`sqlite_utils/cli.py`), by BM25 of the query over the files' paths
+(`LexicalIndex.entity_paths`; FTS5's k1 1.2 and b 0.75, as the files task's
+path part), the `top` best each weighted by its score divided by the best;
+`spread` then gives every memory the summed weights of the files it touched,
+as for the hits' files.
 """
 from __future__ import annotations
 
@@ -50,15 +58,37 @@ def entity_weights(index: LexicalIndex, scores: np.ndarray, top: int,
 def expand(index: LexicalIndex, scores: np.ndarray, top: int, allowed: np.ndarray | None = None,
            norm: float = 0.0) -> np.ndarray:
     """Per row (same length as `scores`), the summed weights of its entities, divided by the best (0 if none)."""
-    weights = entity_weights(index, scores, top, allowed, norm)
-    out = np.zeros(scores.size, dtype=np.float64)
+    return spread(index, entity_weights(index, scores, top, allowed, norm), scores.size)
+
+
+PATH_K1, PATH_B = 1.2, 0.75   # BM25 over file paths: FTS5's values (a path is a handful of terms)
+
+
+def named_files(index: LexicalIndex, query: str, top: int) -> dict[str, float]:
+    """Entity (file) -> the query's BM25 over its path terms divided by the best, for the `top` best files
+    that some live row touched (module docstring); {} when the query names none."""
+    paths = index.entity_paths
+    if top <= 0 or paths is None or not paths.live:
+        return {}
+    ps = paths.bm25(query, PATH_K1, PATH_B)
+    pos = np.flatnonzero(ps > 0.0)
+    pos = pos[[index.entity_postings[paths.ids[r]].live > 0 for r in pos.tolist()]] if pos.size else pos
+    if pos.size > top:
+        pos = pos[np.lexsort((pos, -ps[pos]))[:top]]
+    best = ps[pos].max(initial=0.0)
+    return {paths.ids[r]: float(ps[r]) / best for r in pos.tolist()} if best > 0.0 else {}
+
+
+def spread(index: LexicalIndex, weights: dict[str, float], n: int) -> np.ndarray:
+    """Per row 0..n-1, the summed weights of the entities it holds, divided by the best (0 if none)."""
+    out = np.zeros(n, dtype=np.float64)
     if not weights:
         return out
     for ent, w in weights.items():
         if w <= 0.0:
             continue
         rows = index.entity_postings[ent].rows()
-        rows = rows[rows < out.size]
+        rows = rows[rows < n]
         out[rows] += w
     best = out.max(initial=0.0)
     if best > 0.0:

@@ -5,12 +5,13 @@
 
 A file's score (`FileParams`, fitted on the files task's calibration split):
 - history: the `top` best memories under the lexical pipeline (`memory_scores`,
-  e.g. `ranking.hybrid_scores`) each pass their score, divided by the square
-  root of their file count, to every file they touched (a commit touching
-  many files says less about each); divided by the best;
+  e.g. `ranking.hybrid_scores`) each pass their score ** `history_power`
+  (above 1: the best memories count more than many middling ones), divided
+  by their file count ** `history_norm`, to every file they touched (a commit
+  touching many files says less about each); divided by the best;
 - path: + `path_weight` x BM25 of the query over the file's path terms
   (`sqlite_utils/cli.py` -> `sqlite_utils/cli.py`, `sqlit`, `util`, `cli`, `py`), divided by the best;
-- recency: + `recency_weight` x exp(-memories since the file was last touched / `recency_scale`).
+- recency: + `recency_weight` x exp(-write moments since the file was last touched / `recency_scale`).
 Only files with history or path evidence are ranked; ties by path.
 """
 from __future__ import annotations
@@ -49,8 +50,9 @@ def file_scores(index: LexicalIndex, files: FileIndex, query: str, memory_scores
     history: dict[str, float] = {}
     for row, s in top_rows(memory_scores, p.top, index.ids):
         touched = files_of(row)
+        share = s ** p.history_power / len(touched) ** p.history_norm if touched else 0.0
         for f in touched:
-            history[f] = history.get(f, 0.0) + s / math.sqrt(len(touched))
+            history[f] = history.get(f, 0.0) + share
     best = max(history.values(), default=0.0)
     score = {f: v / best for f, v in history.items()} if best > 0 else dict.fromkeys(history, 0.0)
     if p.path_weight > 0.0 and files.paths.live:
@@ -60,9 +62,10 @@ def file_scores(index: LexicalIndex, files: FileIndex, query: str, memory_scores
             for r in np.flatnonzero(ps > 0.0).tolist():
                 f = files.paths.ids[r]
                 score[f] = score.get(f, 0.0) + p.path_weight * float(ps[r]) / top
-    if p.recency_weight > 0.0 and p.recency_scale > 0.0:
-        now = index.rows - 1
+    if p.recency_weight > 0.0 and p.recency_scale > 0.0 and index.rows:
+        ticks = index.ticks()           # ages in write moments, as recency.py counts them
+        now = int(ticks[-1])
         for f in score:
             if f in files.last:
-                score[f] += p.recency_weight * math.exp(-(now - files.last[f]) / p.recency_scale)
+                score[f] += p.recency_weight * math.exp(-(now - int(ticks[files.last[f]])) / p.recency_scale)
     return sorted(score.items(), key=lambda fs: (-fs[1], fs[0]))

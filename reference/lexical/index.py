@@ -10,12 +10,18 @@ negative); each distinct query term adds idf * tf * (k1 + 1) / (tf + k1 *
 calibration split: `params.py`). N, df and avglen count live rows only.
 
 Rows are numbered 0, 1, 2, ... in the order memories were added, so a row
-number is also the memory's place in the write order (`recency.py` reads
-it). A removed row keeps its number and drops out of N, df, avglen and
-every answer. Each row also keeps its distinct entities (`terms.entity_terms`:
+number is also the memory's place in the write order. Each row also keeps a
+*tick*: the count of write moments up to it, a moment being the writes made
+less than `moment` seconds (`params.MOMENT`, fitted) after its first one; a
+row without a time is a moment of its own. `recency.py` counts ages in
+ticks: memories written in one sitting (a batch of notes, a commit and its
+hunks) are equally recent. A removed row keeps its number and drops out of
+N, df, avglen and every answer. Each row also keeps its distinct entities (`terms.entity_terms`:
 files, and with `definitions` the functions and classes it names), with
 postings of their own (`entity_postings`, not counted in BM25), which
-`expansion.py` follows.
+`expansion.py` follows; `entity_paths` is a small BM25 index over the
+entities themselves (each file's path terms, one row per file first seen),
+through which a query finds the files its words name (`expansion.named_files`).
 
 The index is the caller's to keep in step with the memories it mirrors
 (`layer.py` does it for a store); it is not thread-safe by itself.
@@ -27,6 +33,7 @@ from collections import Counter
 
 import numpy as np
 
+from reference.lexical.params import MOMENT
 from reference.lexical.postings import Postings
 from reference.lexical.terms import entity_terms, index_terms
 
@@ -34,8 +41,10 @@ from reference.lexical.terms import entity_terms, index_terms
 class LexicalIndex:
     """BM25 postings, document lengths and per-row entities of a growing set of documents (see module doc)."""
 
-    def __init__(self, definitions: bool = False) -> None:
+    def __init__(self, definitions: bool = False, entity_paths: bool = True, moment: float = MOMENT) -> None:
         self.definitions = definitions
+        self.moment = moment
+        self.entity_paths = LexicalIndex(entity_paths=False) if entity_paths else None   # entity -> its path terms
         self.postings: dict[str, Postings] = {}
         self.entity_postings: dict[str, Postings] = {}
         self.ids: list[str] = []               # row -> document id
@@ -44,6 +53,8 @@ class LexicalIndex:
         self._terms: list[tuple[str, ...]] = []     # row -> distinct terms (to undo df on removal)
         self._len = np.zeros(64, dtype=np.float64)  # row -> term count (0 once removed)
         self._alive = np.zeros(64, dtype=bool)
+        self._ticks = np.zeros(64, dtype=np.int64)  # row -> write-time tick (see module doc)
+        self._moment_start: float | None = None    # the time of the current moment's first write
         self.live = 0
         self.total = 0.0
 
@@ -55,8 +66,9 @@ class LexicalIndex:
         """Rows ever added (live or removed): one past the newest row number."""
         return len(self.ids)
 
-    def add(self, doc: str, text: str) -> int:
-        """Index `doc` (a new id) with `text`; its row number. An id already live is refused."""
+    def add(self, doc: str, text: str, time: float | None = None) -> int:
+        """Index `doc` (a new id) with `text`, written at `time` (None: a time of its own); its row number.
+        An id already live is refused."""
         if doc in self.row_of:
             raise ValueError(f"lexical index: {doc!r} is already indexed")
         counts = Counter(index_terms(text))
@@ -64,6 +76,13 @@ class LexicalIndex:
         if row >= self._len.size:
             self._len = np.concatenate([self._len, np.zeros(self._len.size)])
             self._alive = np.concatenate([self._alive, np.zeros(self._alive.size, dtype=bool)])
+            self._ticks = np.concatenate([self._ticks, np.zeros(self._ticks.size, dtype=np.int64)])
+        start = self._moment_start
+        same = time is not None and start is not None and start <= time and (time == start or time - start < self.moment)
+        if row:
+            self._ticks[row] = self._ticks[row - 1] + (0 if same else 1)
+        if not same:
+            self._moment_start = time
         length = float(sum(counts.values()))
         for term, tf in counts.items():
             post = self.postings.get(term)
@@ -78,6 +97,8 @@ class LexicalIndex:
             post = self.entity_postings.get(ent)
             if post is None:
                 post = self.entity_postings[ent] = Postings()
+                if self.entity_paths is not None and not ent.startswith("def:"):
+                    self.entity_paths.add(ent, ent)
             post.append(row, 1)
         self.entities.append(ents)
         self._len[row] = length
@@ -104,6 +125,10 @@ class LexicalIndex:
     def alive(self) -> np.ndarray:
         """Bool by row: live rows."""
         return self._alive[: self.rows]
+
+    def ticks(self) -> np.ndarray:
+        """Int64 by row: the row's write-time tick (non-decreasing; module doc)."""
+        return self._ticks[: self.rows]
 
     def idf(self, term: str, entity: bool = False) -> float:
         """Lucene's idf of `term` (of an entity, with `entity`) among live rows (0.0 if unknown or empty)."""

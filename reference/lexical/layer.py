@@ -56,7 +56,7 @@ class LexicalLayer:
         self._hash_row: dict[int, int] = {}            # memory key hash -> row
         self._masks: dict[int, tuple[np.ndarray, int, np.ndarray]] = {}   # see allowed_rows
         self._lock = threading.RLock()
-        self._pending: list[tuple[str, int, str]] = []
+        self._pending: list[tuple[str, int, str, tuple[str, ...], float]] = []
         self._deleted = 0          # deletes applied since `_rev`
         self._rev: int | None = None
 
@@ -77,7 +77,7 @@ class LexicalLayer:
 
     def _noted_many(self, entries: list[Any]) -> None:
         with self._lock:
-            self._pending.extend((e.id, e.key_hash, e.text, _files(e)) for e in entries)
+            self._pending.extend((e.id, e.key_hash, e.text, _files(e), e.created_at) for e in entries)
 
     def _forget(self, memory_id: str) -> None:
         with self._lock:
@@ -86,10 +86,10 @@ class LexicalLayer:
             elif self._rev is not None:
                 self._rev = None     # a delete of a memory the index never held: reconcile next time
 
-    def _add(self, memory_id: str, key_hash: int, text: str, named: tuple[str, ...]) -> None:
+    def _add(self, memory_id: str, key_hash: int, text: str, named: tuple[str, ...], time: float) -> None:
         if memory_id in self.index.row_of:
             return
-        row = self.index.add(memory_id, text)
+        row = self.index.add(memory_id, text, time)
         self._files_of.append(named)
         self.files.note(row, named)
         if row >= self._hashes.size:
@@ -107,8 +107,8 @@ class LexicalLayer:
             if self._rev is None:
                 self._reconcile(conn)
             elif rev == self._rev + self._deleted + len(self._pending):
-                for mid, kh, text, named in self._pending:
-                    self._add(mid, kh, text, named)
+                for pending in self._pending:
+                    self._add(*pending)
             elif rev != self._rev + self._deleted:
                 self._reconcile(conn)
             self._pending, self._deleted, self._rev = [], 0, rev
@@ -123,14 +123,14 @@ class LexicalLayer:
         if not self.index.row_of:      # a first build: every memory, oldest first, as written
             try:
                 for e in self.store.memories.iter(MemoryFilter()):
-                    self._add(e.id, e.key_hash, e.text, _files(e))
+                    self._add(e.id, e.key_hash, e.text, _files(e), e.created_at)
                 return
             except CorruptData:        # a damaged row refuses a whole scan: read the others one by one below
                 pass
         missing = sorted(stored - set(self.index.row_of))
         entries = [self._readable(m) for m in missing]
         for e in sorted((e for e in entries if e is not None), key=lambda e: (e.created_at, e.id)):
-            self._add(e.id, e.key_hash, e.text, _files(e))
+            self._add(e.id, e.key_hash, e.text, _files(e), e.created_at)
 
     def _readable(self, memory_id: str) -> Any:
         """The memory's entry, or None when its row is damaged: searches serve every other memory (issue 25)."""
@@ -230,6 +230,16 @@ class LexicalLayer:
             self.sync()   # before the rows are counted for `allowed`
             scores = self.scores(query, params.with_(vector_weight=0.0), None, self.allowed_rows(allowed))
             ids, hashes = self.index.ids, self._hashes
+        if int(np.count_nonzero(scores > 0.0)) < candidates:
+            # too few memories with lexical evidence: the nearest by meaning join as candidates below them
+            # (seed 000 §4.3 re-ranks the filtered memories by meaning; a query sharing no word still finds them)
+            rows, cos = self.vector(query, allowed, candidates)
+            keep = (rows < scores.size) & (cos > 0)
+            rows, cos = rows[keep], cos[keep]
+            fill = rows[scores[rows] <= 0.0]
+            scores = scores.copy()
+            scores[fill] = np.finfo(np.float64).tiny * (1.0 + np.arange(fill.size, 0, -1))
+        with self._lock:
 
             def cosines(rows: np.ndarray) -> np.ndarray:
                 qvec = self.store.memories.embed_query(query)

@@ -25,6 +25,8 @@ class LexicalParams:
     expand_top: int = 0            # first-stage rows whose entities are followed (0: no expansion)
     expand_weight: float = 0.0     # weight of the normalised expansion score
     expand_norm: float = 0.0       # a hit's score is shared among its files: / (file count ** expand_norm)
+    named_top: int = 0             # files whose paths the query names that are followed (0: none)
+    named_weight: float = 0.0      # weight of the normalised expansion through those files
     recency_weight: float = 0.0    # weight of the recency prior
     recency_scale: float = 50.0    # memories ago at which the prior has fallen to 1/e
 
@@ -32,10 +34,15 @@ class LexicalParams:
         return replace(self, **changes)
 
 
+# Writes less than MOMENT seconds after the first write of the current moment belong to it: one tick of the
+# index's write-time clock (index.py), over which the recency prior counts ages (recency.py). Fitted by
+# bench/calibrate_lexical.py ("write moment"); 0 makes every distinct write time a moment of its own.
+MOMENT = 600.0
+
 SEED = LexicalParams()
 # fitted by `python3 -m bench.calibrate` (bench/calibrate_lexical.py) on the history calibration split
-TUNED = LexicalParams(k1=3.0, b=0.1, max_share=0.5, vector_weight=0.1, expand_top=8, expand_weight=1.5,
-                      expand_norm=0.5, recency_weight=1.0, recency_scale=20.0)
+TUNED = LexicalParams(k1=3.0, b=0.1, max_share=1.0, vector_weight=0.1, expand_top=8, expand_weight=3.0,
+                      expand_norm=0.5, named_top=10, named_weight=1.0, recency_weight=1.6, recency_scale=20.0)
 
 
 def params_for(store) -> LexicalParams:
@@ -48,12 +55,13 @@ def params_for(store) -> LexicalParams:
 # best candidates: how many, and the weight of the normalised cosine beside the normalised lexical score.
 # Fitted with TUNED by bench/calibrate_lexical.py; the seed re-ranks every filtered memory by cosine alone.
 RERANK_CANDIDATES = 20
-RERANK_WEIGHT = 0.1
+RERANK_WEIGHT = 0.2
 
 
 @dataclass(frozen=True)
 class FileParams:
-    """File localisation (`files.py`): history depth, path BM25 weight and its k1 / b, file recency."""
+    """File localisation (`files.py`): history depth, share and power, path BM25 weight and its k1 / b, file
+    recency."""
 
     top: int = 50
     path_weight: float = 0.5
@@ -61,10 +69,13 @@ class FileParams:
     recency_scale: float = 50.0
     k1: float = 1.2
     b: float = 0.75
+    history_norm: float = 0.5      # a memory's score is shared among its files: / (file count ** history_norm)
+    history_power: float = 1.0     # each memory passes its score ** history_power
 
     def with_(self, **changes) -> "FileParams":
         return replace(self, **changes)
 
 
 # fitted by bench/calibrate_lexical.py on the files task's calibration split (with TUNED for the memories)
-FILES_TUNED = FileParams(top=20, path_weight=0.5, recency_weight=0.3, recency_scale=100.0)
+FILES_TUNED = FileParams(top=50, path_weight=0.5, recency_weight=0.5, recency_scale=50.0, history_norm=1.0,
+                         history_power=2.0)

@@ -9,8 +9,12 @@
    cosines count 0).
 2. Expansion (`expansion.py`): the entities of the `expand_top` best rows,
    weighted by score / entity count ** `expand_norm` x idf, summed per row,
-   normalised, x `expand_weight`.
-3. Recency prior (`recency.py`): `recency_weight` x exp(-memories_ago / `recency_scale`).
+   normalised, x `expand_weight`; plus `named_weight` x the same sum over
+   the `named_top` files whose paths the query names (`named_files`).
+3. Recency prior (`recency.py`): `recency_weight` x exp(-memories_ago / `recency_scale`),
+   ages counted in write moments (`LexicalIndex.ticks`), added only where steps
+   1-2 found evidence (score > 0): it orders what was found, it never makes a
+   memory that nothing matched a hit.
 
 Each part is a reusable function (the rankers, Memory Lane and project
 memory call them); `params.py` holds the fitted values.
@@ -19,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from reference.lexical.expansion import expand
+from reference.lexical.expansion import expand, named_files, spread
 from reference.lexical.index import LexicalIndex
 from reference.lexical.params import LexicalParams
 from reference.lexical.recency import recency_prior
@@ -49,11 +53,28 @@ def hybrid_scores(index: LexicalIndex, query: str, params: LexicalParams,
     """The pipeline's final score of every row (float64; removed rows and rows not `allowed` are -inf)."""
     s = first_stage(index, query, params, vector)
     mask = index.alive() if allowed is None else (index.alive() & allowed)
+    shared = named = prior = None
     if params.expand_top > 0 and params.expand_weight > 0.0:
-        s = s + params.expand_weight * expand(index, s, params.expand_top, mask, params.expand_norm)
+        shared = expand(index, s, params.expand_top, mask, params.expand_norm)
+    if params.named_top > 0 and params.named_weight > 0.0:
+        named = spread(index, named_files(index, query, params.named_top), s.size)
     if params.recency_weight > 0.0:
-        s = s + params.recency_weight * recency_prior(s.size, params.recency_scale)
-    return np.where(mask, s, -np.inf)
+        prior = recency_prior(s.size, params.recency_scale, index.ticks())
+    return np.where(mask, fuse(s, shared, named, prior, params), -np.inf)
+
+
+def fuse(first: np.ndarray, shared: np.ndarray | None, named: np.ndarray | None, prior: np.ndarray | None,
+         params: LexicalParams) -> np.ndarray:
+    """first + expand_weight x shared + named_weight x named, then + recency_weight x prior where that sum is
+    positive (None: a part left out). The calibration fits the weights over cached parts with this function."""
+    s = first
+    if shared is not None:
+        s = s + params.expand_weight * shared
+    if named is not None:
+        s = s + params.named_weight * named
+    if prior is not None:
+        s = s + params.recency_weight * prior * (s > 0.0)
+    return s
 
 
 def top_rows(scores: np.ndarray, k: int, ids: list[str], positive: bool = True) -> list[tuple[int, float]]:

@@ -4,7 +4,11 @@ The newest row gets 1.0, a row written `scale` memories earlier 1/e. Counted
 in memories written, not in seconds: a history's pace varies by orders of
 magnitude (a burst of commits in a day, then a quiet month), and what an
 agent is working on now is what it wrote last, whatever the calendar says.
-This is the decay part of seed 001's hybrid, as a prior added to the score
+Memories written at the same moment are equally recent: with the index's
+write-time ticks (`LexicalIndex.ticks`) a row's age is the number of later
+moments, so a batch of notes written at once gets one prior (no order to
+speak of: the prior then changes no ranking), and a commit's hunks count as
+one write. This is the decay part of seed 001's hybrid, as a prior added to the score
 rather than seed 001's `score x relevance` (a multiplication cannot lift a
 recent memory the keyword side missed; a prior can). Removed rows count as
 written (their numbers stay), which the prior does not need to be exact about.
@@ -17,10 +21,16 @@ import numpy as np
 _HORIZON = 12.0
 
 
-def recency_prior(rows: int, scale: float) -> np.ndarray:
-    """Float64 by row 0..rows-1: exp(-(rows - 1 - row) / scale); 0 beyond the horizon or when scale <= 0."""
+def recency_prior(rows: int, scale: float, ticks: np.ndarray | None = None) -> np.ndarray:
+    """Float64 by row 0..rows-1: exp(-ago / scale), `ago` = (rows - 1 - row), or with `ticks` (by row,
+    non-decreasing) the newest row's tick minus the row's; 0 beyond the horizon or when scale <= 0."""
     out = np.zeros(rows, dtype=np.float64)
     if rows == 0 or scale <= 0:
+        return out
+    if ticks is not None:
+        t = ticks[:rows]
+        start = int(np.searchsorted(t, t[-1] - _HORIZON * scale, side="left"))
+        out[start:] = np.exp(-(t[-1] - t[start:]).astype(np.float64) / scale)
         return out
     span = min(rows, int(_HORIZON * scale) + 1)
     ago = np.arange(span - 1, -1, -1, dtype=np.float64)

@@ -14,11 +14,13 @@ values in reference/lexical/params.py `TUNED`):
 - vector: + `vector_weight` x the normalised cosine of the 100 nearest memories;
 - relationships through shared entities, at query time: the files of the
   `expand_top` best first-stage hits, weighted by score x file idf, summed over
-  the files each memory touched (`reference/lexical/expansion.py`); and the
+  the files each memory touched (`reference/lexical/expansion.py`), and the
+  same through the files whose paths the query's words name (`named_files`); and the
   knowledge layer's stored `updates` / `extends` / `derives` relationships of
   the results (`include_related`, seed 001's enrichment: newer versions join,
   superseded ones are demoted);
-- temporal decay: a recency prior over the write order (`reference/lexical/recency.py`);
+- temporal decay: a recency prior over the write order, counted in write moments and added only
+  where there is evidence (`reference/lexical/recency.py`);
   `min_relevance` still drops memories whose seed §4 relevance is below it.
 At the seeds' values (`reference:seed-defaults`) it is the seed's own hybrid
 search (`KnowledgeLayer.search`: FTS5 0.4 + vector 0.6, score x relevance).

@@ -19,7 +19,8 @@ def test_it_reads_only_calibration_scenarios():
 
 def test_ndcg_of_ranks_working_path_memories_first_then_by_relevance_then_id_after_the_floor():
     z = np.zeros(3)
-    ft = Features(np.asarray([0, 1, 2]), np.asarray([1.0, 0.5, 0.0]), z, z, z, np.asarray([False, False, True]), 3)
+    ft = Features(np.asarray([0, 1, 2]), np.asarray([1.0, 0.5, 0.0]), z, z, z, np.asarray([False, False, True]), 3, z,
+                  np.arange(3))
     rec = calibrate_lane.Recorded(ft, ["a", "b", "c"], np.asarray([0, 1, 2]), np.ones(3, dtype=bool), {"c": 1})
     p = LANE.with_(recency_weight=0.0)
     assert calibrate_lane.ndcg_of(rec, p) == 1.0

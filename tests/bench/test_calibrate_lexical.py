@@ -28,9 +28,20 @@ def test_fit_prints_every_stage_and_the_default_ranker():
     texts = [f"change {i} in src/mod{i % 3}.py token {'refresh' if i % 2 else 'cache'}" for i in range(12)]
     st = _stream(texts, [(6, "token refresh src/mod1.py", {"m1": 2, "m3": 1}), (12, "cache", {"m10": 1})])
     out = io.StringIO()
-    params, rerank, best = fit([st], out)
+    params, rerank, best, moment = fit([st], out)
     text = out.getvalue()
-    for title in ("BM25 k1 x b", "vector weight", "expansion", "recency prior", "corpus stop words",
-                  "semantic re-rank", "default ranker"):
+    for title in ("BM25 k1 x b", "vector weight", "expansion", "files the query names", "recency prior",
+                  "write moment", "corpus stop words", "fusion weights jointly", "semantic re-rank", "default ranker"):
         assert title in text
-    assert best in ("galaxybrain", "oracle-hybrid", "rrf") and f"chosen (reference/lexical/params.py TUNED): {params}" in text
+    assert best in ("galaxybrain", "oracle-hybrid", "rrf") and f"chosen (reference/lexical/params.py TUNED): {params}; MOMENT {moment:g}" in text
+
+
+def test_the_fusion_stage_scores_exactly_what_the_pipeline_ranks():
+    """`fused_ndcg` over cached parts gives `evaluate`'s figure for the same params (the joint fit is honest)."""
+    from bench.calibrate_lexical import fused_ndcg, parts_of
+    from reference.lexical.params import TUNED
+    texts = [f"change {i} in src/mod{i % 3}.py token {'refresh' if i % 2 else 'cache'}" for i in range(12)]
+    st = _stream(texts, [(6, "token refresh mod1", {"m1": 2, "m3": 1}), (12, "cache", {"m10": 1}),
+                         (9, "mod2 change", {"m5": 1, "m8": 2})])
+    for p in (TUNED, TUNED.with_(named_top=3, named_weight=1.0, recency_weight=0.5, recency_scale=2.0)):
+        assert fused_ndcg([parts_of(st, p)], p)[0] == evaluate(st, p)

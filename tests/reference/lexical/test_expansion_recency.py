@@ -48,8 +48,60 @@ def test_pipeline_adds_the_parts_and_respects_the_filter():
                       recency_weight=0.1, recency_scale=1.0)
     s = hybrid_scores(index, "token refresh", p)
     bm = index.bm25("token refresh", 1.2, 0.5)
-    want = bm / bm.max() + 0.5 * np.array([1.0, 1.0, 0.0, 0.0]) + 0.1 * recency_prior(4, 1.0)
+    want = bm / bm.max() + 0.5 * np.array([1.0, 1.0, 0.0, 0.0])
+    want = want + 0.1 * recency_prior(4, 1.0) * (want > 0)    # the prior only where there is evidence
     assert s == pytest.approx(want)
     assert [r for r, _ in top_rows(s, 2, index.ids)] == [0, 1]
     masked = hybrid_scores(index, "token refresh", p, allowed=np.array([False, True, True, True]))
-    assert masked[0] == -np.inf and [r for r, _ in top_rows(masked, 10, index.ids)] == [3, 2, 1]
+    # m0, the only keyword hit, is filtered out: nothing else has evidence, so nothing is a hit
+    assert masked[0] == -np.inf and top_rows(masked, 10, index.ids) == []
+
+
+def test_named_files_expansion_lifts_the_memories_that_touched_the_file_a_query_names():
+    """A query naming a module ("the cli") lifts every memory that touched sqlite_utils/cli.py by its file
+    weight, above a memory that repeats another query word more often."""
+    from reference.lexical.expansion import named_files, spread
+    index = LexicalIndex()
+    index.add("m0", "Add csv option Files changed: sqlite_utils/cli.py")
+    index.add("m1", "print tables nicely: tables, more tables")
+    index.add("m2", "Docs typo Files changed: docs/index.rst")
+    named = named_files(index, "the cli should print tables", top=3)
+    assert set(named) == {"sqlite_utils/cli.py"} and named["sqlite_utils/cli.py"] == 1.0
+    assert spread(index, named, index.rows).tolist() == [1.0, 0.0, 0.0]
+    p = LexicalParams(k1=1.2, b=0.5, vector_weight=0.0)
+    assert [r for r, _ in top_rows(hybrid_scores(index, "cli tables", p), 10, index.ids)] == [1, 0]
+    s = hybrid_scores(index, "cli tables", p.with_(named_top=3, named_weight=0.5))
+    assert [r for r, _ in top_rows(s, 10, index.ids)] == [0, 1]
+
+
+def test_recency_counts_write_moments_so_a_batch_written_at_once_keeps_its_keyword_order():
+    """Memories written in one moment (less than `moment` seconds after its first write) are equally recent:
+    the prior cannot reorder them (the synthetic `memory-lane` notes, a minute apart); rows written moments
+    apart are ordered by the prior as before."""
+    texts = ["auth session token refresh", "onboarding token"]
+    p = LexicalParams(k1=1.2, b=0.5, vector_weight=0.0, recency_weight=2.0, recency_scale=1.0)
+    same, apart = LexicalIndex(moment=3600.0), LexicalIndex(moment=3600.0)
+    for i, t in enumerate(texts):
+        same.add(f"m{i}", t, 100.0 + 60 * i)
+        apart.add(f"m{i}", t, 100.0 + 7200 * i)
+    assert same.ticks().tolist() == [0, 0] and apart.ticks().tolist() == [0, 1]
+    assert recency_prior(2, 1.0, same.ticks()).tolist() == [1.0, 1.0]
+    q = "auth session token refresh"
+    assert [r for r, _ in top_rows(hybrid_scores(same, q, p), 2, same.ids)] == [0, 1]
+    assert [r for r, _ in top_rows(hybrid_scores(apart, q, p), 2, apart.ids)] == [1, 0]
+
+
+def test_the_prior_orders_evidence_and_never_makes_an_unmatched_memory_a_hit():
+    index = _index()
+    p = LexicalParams(k1=1.2, b=0.5, vector_weight=0.0, recency_weight=1.0, recency_scale=5.0)
+    s = hybrid_scores(index, "token refresh", p)
+    assert s[0] > 0 and s[3] == 0.0      # m3, the newest, matched nothing: no prior, not a hit
+    assert [r for r, _ in top_rows(s, 10, index.ids)] == [0]
+
+
+def test_a_moment_is_counted_from_its_first_write():
+    index = LexicalIndex(moment=10.0)
+    for i, t in enumerate((0.0, 4.0, 9.0, 12.0, 12.0, None, 13.0, 100.0)):
+        index.add(f"m{i}", "x", t)
+    assert index.ticks().tolist() == [0, 0, 0, 1, 1, 2, 3, 4]
+    assert LexicalIndex(moment=0.0).ticks().tolist() == []

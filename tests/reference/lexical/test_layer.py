@@ -86,3 +86,22 @@ def test_a_repeated_read_only_filter_keeps_its_mask_and_extends_it_with_new_rows
     assert layer.allowed_rows(fresh).tolist() == again.tolist()
     assert {m for m, _ in layer.ranked("token", TUNED.with_(vector_weight=0.0), 10, allowed)} == set(ids[1::2])
     store.close()
+
+
+def test_layer_counts_write_moments_from_the_memories_created_at(tmp_path):
+    """The index's ticks come from each memory's `created_at`, on the first build and on later writes alike:
+    writes within MOMENT seconds share a tick (the recency prior's clock)."""
+    from reference.lexical.params import MOMENT
+    clock = LogicalClock(1_700_000_000.0)
+    store = MemoryStore.open(tmp_path, clock=clock)
+    store.write_memory("first note")
+    clock.advance(1.0)
+    store.write_memory("second note, same sitting")
+    layer = LexicalLayer.for_store(store)
+    layer.sync()
+    clock.advance(10 * MOMENT)
+    store.write_memory("a later note")
+    clock.advance(1.0)
+    store.write_memory("and one more right after")
+    assert layer.sync().ticks().tolist() == [0, 0, 1, 1]
+    store.close()

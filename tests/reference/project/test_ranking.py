@@ -1,8 +1,11 @@
 """Ranking inside the branch filter (ranking.py): only allowed branches, the asked branch's work first, recency."""
 from __future__ import annotations
 
+from reference.lexical.params import MOMENT
 from reference.project import CommitInfo, ProjectMemory
 from reference.project.ranking import BranchRanking
+
+ADVANCE = 2 * MOMENT   # commits a write moment apart, so the recency prior tells them apart (lexical/index.py)
 
 
 def sha(n: int) -> str:
@@ -10,7 +13,7 @@ def sha(n: int) -> str:
 
 
 def _commit(p, store, n, branch, subject, files=("a.py",)):
-    store.clock.advance(10)
+    store.clock.advance(ADVANCE)
     return p.record_commit(CommitInfo(sha(n), (sha(n - 1),), branch, 1_000_000 + n, subject, "", files)).memory_id
 
 
