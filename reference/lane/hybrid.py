@@ -44,7 +44,7 @@ from reference.lexical.expansion import expand
 from reference.lexical.layer import LexicalLayer
 from reference.lexical.params import TUNED, LexicalParams
 from reference.lexical.ranking import first_stage
-from reference.lexical.recency import recency_prior
+from reference.lexical.recency import recency_tail
 
 # fitted by `python3 -m bench.calibrate_lane` on the calibration split (it prints the grid and the choice);
 # k1, b and the corpus stop-word share are the lexical index's own (`TUNED`, bench/calibrate_lexical.py)
@@ -72,7 +72,11 @@ class Features:
         """The lexical pipeline's score of each candidate under `p` (`ranking.hybrid_scores`'s sum)."""
         rel = self.lexical + p.vector_weight * self.cosine + p.expand_weight * self.shared
         if p.recency_weight > 0.0:
-            rel = rel + p.recency_weight * recency_prior(self.n_rows, p.recency_scale)[self.rows]
+            start, tail = recency_tail(self.n_rows, p.recency_scale)   # recency_prior's rows that are not 0
+            prior = np.zeros(self.rows.size)
+            recent = self.rows >= start
+            prior[recent] = tail[self.rows[recent] - start]
+            rel = rel + p.recency_weight * prior
         return rel
 
 
@@ -165,13 +169,13 @@ class LaneHybrid:
             return []
         cut, ids = cut[ok], [ids[i] for i in ok]
         tracker = self.store.tracker
-        keys = np.asarray([tracker.hash_fn(m) for m in ids], dtype=np.uint64)
+        keys = self.lexical.hashes_of(ft.rows[idx[cut]])   # the ids' hash_fn values, kept by the index
         conn = tracker.conn()
         final, factor = self.engine._final(conn, keys, rel[cut], intents, self.engine.feedback.all_states(conn))
         order = sorted(range(cut.size), key=lambda j: (-int(tier[cut[j]]), -float(final[j]), ids[j]))[:top_k]
         entries = tracker.memories.get_many(conn, [int(keys[j]) for j in order])
         # each hit's similarity is its cosine, also outside the vector pool the first stage took
-        qvec = self.store.memories.embed_query(query)
+        qvec = self.lexical.query_vector(query)
         sims = np.nan_to_num(np.asarray(self.store.memories.vectors.scores(qvec, keys[order]), dtype=np.float64))
         return [dataclasses.replace(self.engine._hit(entries[int(keys[j])], float(final[j]), float(sim), intents,
                                                      float(factor[j])), relevance=float(rel[cut[j]]))
@@ -183,6 +187,10 @@ def _best(score: np.ndarray, among: np.ndarray, k: int) -> np.ndarray:
     if among.size <= k:
         return among
     s = score[among]
+    sample = s[::16]
+    if sample.size > k:   # the k-th best of every 16th is never above the k-th best: partition only those above it
+        near = s >= np.partition(sample, sample.size - k)[sample.size - k]
+        among, s = among[near], s[near]
     kth = -np.partition(-s, k - 1)[k - 1]
     return among[s >= kth]
 

@@ -22,7 +22,7 @@ import numpy as np
 from reference.lexical.expansion import expand
 from reference.lexical.index import LexicalIndex
 from reference.lexical.params import LexicalParams
-from reference.lexical.recency import recency_prior
+from reference.lexical.recency import recency_tail
 
 
 def _normalised(x: np.ndarray) -> np.ndarray:
@@ -47,18 +47,22 @@ def hybrid_scores(index: LexicalIndex, query: str, params: LexicalParams,
                   vector: tuple[np.ndarray, np.ndarray] | None = None,
                   allowed: np.ndarray | None = None) -> np.ndarray:
     """The pipeline's final score of every row (float64; removed rows and rows not `allowed` are -inf)."""
-    s = first_stage(index, query, params, vector)
-    mask = index.alive() if allowed is None else (index.alive() & allowed)
+    s = first_stage(index, query, params, vector)     # this call's own array: the parts below add in place
+    every = allowed is None and index.live == index.rows   # no row to rule out: no mask to build or apply
+    mask = None if every else index.alive() if allowed is None else (index.alive() & allowed)
     if params.expand_top > 0 and params.expand_weight > 0.0:
-        s = s + params.expand_weight * expand(index, s, params.expand_top, mask, params.expand_norm)
+        s += params.expand_weight * expand(index, s, params.expand_top, mask, params.expand_norm)
     if params.recency_weight > 0.0:
-        s = s + params.recency_weight * recency_prior(s.size, params.recency_scale)
-    return np.where(mask, s, -np.inf)
+        start, prior = recency_tail(s.size, params.recency_scale)   # the prior is 0 before `start`
+        s[start:] += params.recency_weight * prior
+    return s if every else np.where(mask, s, -np.inf)
 
 
 def top_rows(scores: np.ndarray, k: int, ids: list[str], positive: bool = True) -> list[tuple[int, float]]:
     """The best `k` (row, score), score descending, ties by the row's id; with `positive` only scores > 0."""
-    ok = np.flatnonzero(scores > 0.0) if positive else np.flatnonzero(np.isfinite(scores))
+    ok = _above_sampled_kth(scores, k) if positive else None
+    if ok is None:
+        ok = np.flatnonzero(scores > 0.0) if positive else np.flatnonzero(np.isfinite(scores))
     if ok.size == 0 or k <= 0:
         return []
     if ok.size > k:
@@ -66,6 +70,25 @@ def top_rows(scores: np.ndarray, k: int, ids: list[str], positive: bool = True) 
         ok = ok[scores[ok] >= kth]    # the k best and every tie with the k-th
     ranked = sorted(((-float(scores[r]), ids[r], r) for r in ok.tolist()))[:k]
     return [(r, -s) for s, _, r in ranked]
+
+
+_SAMPLE_STRIDE = 16   # top_rows' threshold sample: every 16th row
+
+
+def _above_sampled_kth(scores: np.ndarray, k: int) -> np.ndarray | None:
+    """Rows scoring at least the k-th best of every `_SAMPLE_STRIDE`-th row, when that is positive (else None).
+
+    The k-th best of a sample is never above the k-th best of all, so these rows hold every row that the
+    k best and their ties need, and only positive ones: `top_rows` then partitions a few hundred rows
+    instead of every matched one (~0.7 ms at 100k rows, 50k matched).
+    """
+    if k <= 0:
+        return None
+    sample = scores[::_SAMPLE_STRIDE]
+    if sample.size <= k:
+        return None
+    kth = np.partition(sample, sample.size - k)[sample.size - k]
+    return np.flatnonzero(scores >= kth) if kth > 0.0 else None
 
 
 def semantic_rerank(scores: np.ndarray, candidates: int, cosines, weight: float, ids: list[str]

@@ -20,9 +20,15 @@ _HORIZON = 12.0
 def recency_prior(rows: int, scale: float) -> np.ndarray:
     """Float64 by row 0..rows-1: exp(-(rows - 1 - row) / scale); 0 beyond the horizon or when scale <= 0."""
     out = np.zeros(rows, dtype=np.float64)
+    start, tail = recency_tail(rows, scale)
+    out[start:] = tail
+    return out
+
+
+def recency_tail(rows: int, scale: float) -> tuple[int, np.ndarray]:
+    """(start, prior of rows start..rows-1): `recency_prior`'s rows within the horizon (before them it is 0)."""
     if rows == 0 or scale <= 0:
-        return out
+        return rows, np.zeros(0, dtype=np.float64)
     span = min(rows, int(_HORIZON * scale) + 1)
     ago = np.arange(span - 1, -1, -1, dtype=np.float64)
-    out[rows - span:] = np.exp(-ago / scale)
-    return out
+    return rows - span, np.exp(-ago / scale)
