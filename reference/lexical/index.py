@@ -28,7 +28,7 @@ from collections import Counter
 import numpy as np
 
 from reference.lexical.postings import Postings
-from reference.lexical.terms import entity_terms, index_terms
+from reference.lexical.terms import entity_terms, index_terms, is_entity
 
 WEIGHT_CACHE_BYTES = 64 << 20   # the query terms' posting weights kept between searches (`_term_weights`)
 
@@ -79,7 +79,8 @@ class LexicalIndex:
         self.ids.append(doc)
         self.row_of[doc] = row
         self._terms.append(tuple(counts))
-        ents = tuple(entity_terms(text, self.definitions))
+        # entity_terms' files are the entity terms among these, in first-seen order: no second tokenising
+        ents = tuple(entity_terms(text, True)) if self.definitions else tuple(t for t in counts if is_entity(t))
         for ent in ents:
             post = self.entity_postings.get(ent)
             if post is None:
