@@ -44,7 +44,7 @@ from reference.lexical.expansion import expand
 from reference.lexical.layer import LexicalLayer
 from reference.lexical.params import TUNED, LexicalParams
 from reference.lexical.ranking import first_stage
-from reference.lexical.recency import recency_tail
+from reference.lexical.recency import recency_prior
 
 # fitted by `python3 -m bench.calibrate_lane` on the calibration split (it prints the grid and the choice);
 # k1, b and the corpus stop-word share are the lexical index's own (`TUNED`, bench/calibrate_lexical.py)
@@ -72,11 +72,7 @@ class Features:
         """The lexical pipeline's score of each candidate under `p` (`ranking.hybrid_scores`'s sum)."""
         rel = self.lexical + p.vector_weight * self.cosine + p.expand_weight * self.shared
         if p.recency_weight > 0.0:
-            start, tail = recency_tail(self.n_rows, p.recency_scale)   # recency_prior's rows that are not 0
-            prior = np.zeros(self.rows.size)
-            recent = self.rows >= start
-            prior[recent] = tail[self.rows[recent] - start]
-            rel = rel + p.recency_weight * prior
+            rel = rel + p.recency_weight * recency_prior(self.n_rows, p.recency_scale)[self.rows]
         return rel
 
 

@@ -68,15 +68,20 @@ def top_rows(scores: np.ndarray, k: int, ids: list[str], positive: bool = True) 
     if ok.size > k:
         kth = -np.partition(-scores[ok], k - 1)[k - 1]
         ok = ok[scores[ok] >= kth]    # the k best and every tie with the k-th
-    ranked = sorted(((-float(scores[r]), ids[r], r) for r in ok.tolist()))[:k]
-    return [(r, -s) for s, _, r in ranked]
+    vals = scores[ok]
+    order = np.argsort(-vals, kind="stable")
+    vals = vals[order]
+    if vals.size > 1 and np.any(vals[1:] == vals[:-1]):   # ties: broken by id below
+        ranked = sorted(((-float(scores[r]), ids[r], r) for r in ok.tolist()))[:k]
+        return [(r, -s) for s, _, r in ranked]
+    return list(zip(ok[order[:k]].tolist(), vals[:k].tolist()))
 
 
 _SAMPLE_STRIDE = 16   # top_rows' threshold sample: every 16th row
 
 
 def _above_sampled_kth(scores: np.ndarray, k: int) -> np.ndarray | None:
-    """Rows scoring at least the k-th best of every `_SAMPLE_STRIDE`-th row, when that is positive (else None).
+    """Rows scoring at least the k-th best positive score of every `_SAMPLE_STRIDE`-th row (None: fewer than k).
 
     The k-th best of a sample is never above the k-th best of all, so these rows hold every row that the
     k best and their ties need, and only positive ones: `top_rows` then partitions a few hundred rows
@@ -85,10 +90,11 @@ def _above_sampled_kth(scores: np.ndarray, k: int) -> np.ndarray | None:
     if k <= 0:
         return None
     sample = scores[::_SAMPLE_STRIDE]
-    if sample.size <= k:
+    sample = sample[sample > 0.0]   # only positive rows count; many equal zeros or -infs slow `partition` down
+    if sample.size < k:
         return None
     kth = np.partition(sample, sample.size - k)[sample.size - k]
-    return np.flatnonzero(scores >= kth) if kth > 0.0 else None
+    return np.flatnonzero(scores >= kth)
 
 
 def semantic_rerank(scores: np.ndarray, candidates: int, cosines, weight: float, ids: list[str]
