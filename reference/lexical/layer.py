@@ -6,8 +6,8 @@
 
 The index lives in memory only and is derived from the memories table, the
 source of truth (like the vector cache's PQ index): opening a store builds
-nothing; the first use reads every memory once, oldest first (about 30 µs a
-memory: ~3 s at 100k). Then a write listener takes each written memory's id,
+nothing; the first use reads every memory once, oldest first (about 140-150 µs
+of CPU a memory: ~14 s at 100k, README.md). Then a write listener takes each written memory's id,
 key hash and text inside the write's transaction as *pending*, and the next
 use outside a transaction adds them, once the memories revision
 (`tracker/memory_revision.py`) shows they committed: the revision moved by
