@@ -5,7 +5,10 @@ Run:  python -m bench.benchmarks.write_phases [N ...]          (default 1000 100
 For each N it builds (once, under `$CODEMEM_BENCH_CACHE/write-phases/`, default `.cache/`) a store
 of N synthetic memories written in batches of 1,000 with the knowledge layer on, copies it, warms it
 with 30 single writes, then times 300 more with `time.thread_time_ns` around each part of the write
-path and prints the CPU p50 of each part and of the whole write. The parts nest (the neighbour
+path and prints the CPU p50 of each part and of the whole write. The store's embedder is the one
+`CODEMEM_EMBEDDER` names (default hashing-v1; `CODEMEM_EMBEDDER=minilm` for all-MiniLM-L6-v2, its stores cached
+apart). The lexical index's share (`reference/lexical`: every ranker's keyword side) is not in the write: its
+listener queues the memory and the next search indexes it; it is timed after each write as its own line. The parts nest (the neighbour
 lookup is inside the knowledge layer's share); the timers add about 10% to the total, so compare
 parts with each other and the total with `bench_ingest.py`'s. The first run after a store is built
 reads freshly written files and runs slower: take the second. reference/README.md ("Writes") quotes
@@ -27,10 +30,13 @@ from typing import Any
 
 from bench.benchmarks.synthetic_memories import record
 from reference.clock import LogicalClock
+from reference.embed.env import env_embedder
 from reference.knowledge import KnowledgeLayer
+from reference.lexical.layer import LexicalLayer
 from reference.store import MemoryStore
 
 WARM, TIMED = 30, 300
+LEXICAL = "lexical index (at the next search)"   # timed after the write, not part of it
 
 
 def _cache_dir() -> Path:
@@ -40,17 +46,24 @@ def _cache_dir() -> Path:
 
 def built_store(n: int) -> Path:
     """A store of `n` synthetic memories with the knowledge layer, built once and kept (never written again)."""
-    path = _cache_dir() / f"store-{n}"
+    name = embedder_name()
+    path = _cache_dir() / (f"store-{n}" if name == "hashing-v1" else f"store-{n}-{name}")
     if not (path / "tracker.db").exists():
         shutil.rmtree(path, ignore_errors=True)
         clock, rng = LogicalClock(1_700_000_000.0), random.Random(0)
-        store = MemoryStore.open(path, clock=clock)
+        store = MemoryStore.open(path, clock=clock, embedder=env_embedder())
         KnowledgeLayer.for_store(store)
         for start in range(0, n, 1000):
             clock.advance(1)
             store.write_memories([record(rng, i) for i in range(start, min(n, start + 1000))])
         store.close()
     return path
+
+
+def embedder_name() -> str:
+    """The name of the embedder the stores are built with (`CODEMEM_EMBEDDER`, default hashing-v1)."""
+    chosen = env_embedder()
+    return "hashing-v1" if chosen is None else chosen.name
 
 
 class PartTimer:
@@ -78,8 +91,10 @@ def phases(n: int) -> dict[str, float]:
         path = Path(tmp) / "store"
         shutil.copytree(built_store(n), path)
         clock = LogicalClock(1_800_000_000.0)
-        store = MemoryStore.open(path, clock=clock)
+        store = MemoryStore.open(path, clock=clock, embedder=env_embedder())
         KnowledgeLayer.for_store(store)
+        lexical = LexicalLayer.for_store(store)
+        lexical.sync()   # built now, as a ranker's first search builds it
         timer = PartTimer()
         patched = [(memories_module, "validate_memory"), (memories_module, "insert_many"),
                    (neighbours, "live_neighbours")]
@@ -104,6 +119,9 @@ def phases(n: int) -> dict[str, float]:
                 start = time.thread_time_ns()
                 store.write_memory(**r)
                 timer.parts["whole write"] = time.thread_time_ns() - start
+                start = time.thread_time_ns()
+                lexical.sync()
+                timer.parts[LEXICAL] = time.thread_time_ns() - start
                 for name, ns in timer.parts.items():
                     seen.setdefault(name, []).append(ns)
         finally:
@@ -116,8 +134,8 @@ def phases(n: int) -> dict[str, float]:
 def main(argv: list[str]) -> int:
     for n in [int(a) for a in argv] or [1000, 10000]:
         found = phases(n)
-        parts = sum(v for k, v in found.items() if k != "whole write" and not k.startswith("  "))
-        print(f"N={n}: CPU p50 per single write (µs), {TIMED} writes")
+        parts = sum(v for k, v in found.items() if k not in ("whole write", LEXICAL) and not k.startswith("  "))
+        print(f"N={n}: CPU p50 per single write (µs), {TIMED} writes, embedder {embedder_name()}")
         for name, us in found.items():
             print(f"  {name:36s} {us:8.1f}")
         print(f"  {'COMMIT and the rest':36s} {found['whole write'] - parts:8.1f}  (whole write minus the parts)")

@@ -172,13 +172,13 @@ class LaneHybrid:
             return []
         cut, ids = cut[ok], [ids[i] for i in ok]
         tracker = self.store.tracker
-        keys = np.asarray([tracker.hash_fn(m) for m in ids], dtype=np.uint64)
+        keys = self.lexical.hashes_of(ft.rows[idx[cut]])   # the ids' hash_fn values, kept by the index
         conn = tracker.conn()
         final, factor = self.engine._final(conn, keys, rel[cut], intents, self.engine.feedback.all_states(conn))
         order = sorted(range(cut.size), key=lambda j: (-int(tier[cut[j]]), -float(final[j]), ids[j]))[:top_k]
         entries = tracker.memories.get_many(conn, [int(keys[j]) for j in order])
         # each hit's similarity is its cosine, also outside the vector pool the first stage took
-        qvec = self.store.memories.embed_query(query)
+        qvec = self.lexical.query_vector(query)
         sims = np.nan_to_num(np.asarray(self.store.memories.vectors.scores(qvec, keys[order]), dtype=np.float64))
         return [dataclasses.replace(self.engine._hit(entries[int(keys[j])], float(final[j]), float(sim), intents,
                                                      float(factor[j])), relevance=float(rel[cut[j]]))
@@ -190,6 +190,10 @@ def _best(score: np.ndarray, among: np.ndarray, k: int) -> np.ndarray:
     if among.size <= k:
         return among
     s = score[among]
+    sample = s[::16]
+    if sample.size > k:   # the k-th best of every 16th is never above the k-th best: partition only those above it
+        near = s >= np.partition(sample, sample.size - k)[sample.size - k]
+        among, s = among[near], s[near]
     kth = -np.partition(-s, k - 1)[k - 1]
     return among[s >= kth]
 

@@ -38,7 +38,7 @@ def entity_weights(index: LexicalIndex, scores: np.ndarray, top: int,
 
     Only rows with a positive score count; `allowed` (bool by row) restricts which rows may be seeds.
     """
-    if top <= 0 or scores.size == 0:
+    if top <= 0 or scores.size == 0 or not index.entity_postings:   # no row holds an entity: nothing to weigh
         return {}
     pos = np.flatnonzero(scores > 0.0)              # the few rows that matched, not every row
     if allowed is not None:

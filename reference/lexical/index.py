@@ -35,7 +35,9 @@ import numpy as np
 
 from reference.lexical.params import MOMENT
 from reference.lexical.postings import Postings
-from reference.lexical.terms import entity_terms, index_terms
+from reference.lexical.terms import entity_terms, index_terms, is_entity
+
+WEIGHT_CACHE_BYTES = 64 << 20   # the query terms' posting weights kept between searches (`_term_weights`)
 
 
 class LexicalIndex:
@@ -57,6 +59,10 @@ class LexicalIndex:
         self._moment_start: float | None = None    # the time of the current moment's first write
         self.live = 0
         self.total = 0.0
+        # (term, k1, b) -> (the statistics it was computed at, each posting's BM25 weight): a query term's weights
+        # are a pure function of those statistics, so they are reused until a write or removal moves them
+        self._weights: dict[tuple[str, float, float], tuple[tuple, np.ndarray]] = {}
+        self._weight_bytes = 0
 
     def __len__(self) -> int:
         return self.live
@@ -92,7 +98,8 @@ class LexicalIndex:
         self.ids.append(doc)
         self.row_of[doc] = row
         self._terms.append(tuple(counts))
-        ents = tuple(entity_terms(text, self.definitions))
+        # entity_terms' files are the entity terms among these, in first-seen order: no second tokenising
+        ents = tuple(entity_terms(text, True)) if self.definitions else tuple(t for t in counts if is_entity(t))
         for ent in ents:
             post = self.entity_postings.get(ent)
             if post is None:
@@ -151,7 +158,26 @@ class LexicalIndex:
         matched = [(t, p) for t in dict.fromkeys(index_terms(query)) if (p := self.postings.get(t)) is not None and p.live]
         kept = [(t, p) for t, p in matched if p.live <= max_share * self.live] or matched
         for term, post in kept:
-            tf = post.tfs()
-            acc[post.rows()] += (self.idf(term) * (k1 + 1.0)) * tf / (tf + (base + per_len * post.lengths()))
-        acc[~self.alive()] = 0.0
+            acc[post.rows()] += self._term_weights(term, post, k1, b, base, per_len)
+        if self.live < self.rows:     # removed rows (none: nothing to clear)
+            acc[~self.alive()] = 0.0
         return acc
+
+    def _term_weights(self, term: str, post: Postings, k1: float, b: float, base: float, per_len: float) -> np.ndarray:
+        """Each posting's BM25 weight for `term`, kept (up to `WEIGHT_CACHE_BYTES`) while N, the total length
+        and the term's postings stay as they were: the same floats, computed once per state."""
+        key, stamp = (term, k1, b), (self.live, self.total, post.n, post.live)
+        hit = self._weights.get(key)
+        if hit is not None and hit[0] == stamp:
+            return hit[1]
+        tf = post.tfs()
+        w = (self.idf(term) * (k1 + 1.0)) * tf / (tf + (base + per_len * post.lengths()))
+        if hit is not None:
+            self._weight_bytes -= hit[1].nbytes
+            del self._weights[key]
+        if w.nbytes <= WEIGHT_CACHE_BYTES // 4:
+            while self._weights and self._weight_bytes + w.nbytes > WEIGHT_CACHE_BYTES:
+                self._weight_bytes -= self._weights.pop(next(iter(self._weights)))[1].nbytes
+            self._weights[key] = (stamp, w)
+            self._weight_bytes += w.nbytes
+        return w

@@ -6,8 +6,8 @@
 
 The index lives in memory only and is derived from the memories table, the
 source of truth (like the vector cache's PQ index): opening a store builds
-nothing; the first use reads every memory once, oldest first (about 30 µs a
-memory: ~3 s at 100k). Then a write listener takes each written memory's id,
+nothing; the first use reads every memory once, oldest first (about 140-150 µs
+of CPU a memory: ~14 s at 100k, README.md). Then a write listener takes each written memory's id,
 key hash and text inside the write's transaction as *pending*, and the next
 use outside a transaction adds them, once the memories revision
 (`tracker/memory_revision.py`) shows they committed: the revision moved by
@@ -59,6 +59,8 @@ class LexicalLayer:
         self._pending: list[tuple[str, int, str, tuple[str, ...], float]] = []
         self._deleted = 0          # deletes applied since `_rev`
         self._rev: int | None = None
+        self._last_scores: tuple | None = None   # (key, scores) of the last `scores` call without a vector part
+        self._last_qvec: tuple[str, np.ndarray] | None = None   # (query, its embedding): see query_vector
 
     @classmethod
     def for_store(cls, store: Any) -> "LexicalLayer":
@@ -185,9 +187,37 @@ class LexicalLayer:
 
     def scores(self, query: str, params: LexicalParams, vector: tuple[np.ndarray, np.ndarray] | None = None,
                allowed: np.ndarray | None = None) -> np.ndarray:
-        """`ranking.hybrid_scores` over the current index (sync first); -inf where not allowed or removed."""
+        """`ranking.hybrid_scores` over the current index (sync first); -inf where not allowed or removed.
+
+        Read-only: without a vector part the last answer is kept and handed out again for the same query,
+        parameters, `allowed` mask object and index state (rrf asks for its keyword list and galaxybrain's
+        candidates, the same ranking, within one search)."""
         with self._lock:
-            return hybrid_scores(self.sync(), query, params, vector, allowed)
+            index = self.sync()
+            key = (query, params, index.rows, index.live)
+            last = self._last_scores
+            if vector is None and last is not None and last[0] == key and last[1] is allowed:
+                return last[2]
+            out = hybrid_scores(index, query, params, vector, allowed)
+            out.flags.writeable = False
+            self._last_scores = (key, allowed, out) if vector is None else None
+            return out
+
+    def query_vector(self, query: str) -> np.ndarray:
+        """The query's embedding (`Memories.embed_query`), the last one kept: a search embeds its text once
+        however many of its parts take the cosine (the embedder is deterministic). Read-only."""
+        with self._lock:
+            last = self._last_qvec
+            if last is not None and last[0] == query:
+                return last[1]
+            qvec = self.store.memories.embed_query(query)
+            qvec.flags.writeable = False
+            self._last_qvec = (query, qvec)
+            return qvec
+
+    def hashes_of(self, rows: np.ndarray) -> np.ndarray:
+        """The memory key hashes (uint64) of index rows, as the tracker's `hash_fn` gives them for their ids."""
+        return self._hashes[rows]
 
     def locate(self, query: str, params: LexicalParams, fparams: FileParams, k: int,
                allowed: np.ndarray | None = None) -> list[tuple[str, float]]:
@@ -200,7 +230,7 @@ class LexicalLayer:
 
     def vector(self, query: str, allowed: np.ndarray | None, pool: int = VECTOR_POOL) -> tuple[np.ndarray, np.ndarray]:
         """(rows, cosines) of the query's `pool` nearest memories among the key hashes `allowed` (all when None)."""
-        qvec = self.store.memories.embed_query(query)
+        qvec = self.query_vector(query)
         if not np.any(qvec) or (allowed is not None and allowed.size == 0):
             return np.zeros(0, dtype=np.int64), np.zeros(0)
         if allowed is None:
@@ -242,7 +272,7 @@ class LexicalLayer:
         with self._lock:
 
             def cosines(rows: np.ndarray) -> np.ndarray:
-                qvec = self.store.memories.embed_query(query)
+                qvec = self.query_vector(query)
                 return self.store.vectors.scores(qvec, [int(h) for h in hashes[rows]])
             return [(ids[r], s) for r, s in semantic_rerank(scores, candidates, cosines, weight, ids)[:k]]
 

@@ -52,7 +52,8 @@ def hybrid_scores(index: LexicalIndex, query: str, params: LexicalParams,
                   allowed: np.ndarray | None = None) -> np.ndarray:
     """The pipeline's final score of every row (float64; removed rows and rows not `allowed` are -inf)."""
     s = first_stage(index, query, params, vector)
-    mask = index.alive() if allowed is None else (index.alive() & allowed)
+    every = allowed is None and index.live == index.rows   # no row to rule out: no mask to build or apply
+    mask = None if every else index.alive() if allowed is None else (index.alive() & allowed)
     shared = named = prior = None
     if params.expand_top > 0 and params.expand_weight > 0.0:
         shared = expand(index, s, params.expand_top, mask, params.expand_norm)
@@ -60,7 +61,8 @@ def hybrid_scores(index: LexicalIndex, query: str, params: LexicalParams,
         named = spread(index, named_files(index, query, params.named_top), s.size)
     if params.recency_weight > 0.0:
         prior = recency_prior(s.size, params.recency_scale, index.ticks())
-    return np.where(mask, fuse(s, shared, named, prior, params), -np.inf)
+    fused = fuse(s, shared, named, prior, params)
+    return fused if every else np.where(mask, fused, -np.inf)
 
 
 def fuse(first: np.ndarray, shared: np.ndarray | None, named: np.ndarray | None, prior: np.ndarray | None,
@@ -79,14 +81,41 @@ def fuse(first: np.ndarray, shared: np.ndarray | None, named: np.ndarray | None,
 
 def top_rows(scores: np.ndarray, k: int, ids: list[str], positive: bool = True) -> list[tuple[int, float]]:
     """The best `k` (row, score), score descending, ties by the row's id; with `positive` only scores > 0."""
-    ok = np.flatnonzero(scores > 0.0) if positive else np.flatnonzero(np.isfinite(scores))
+    ok = _above_sampled_kth(scores, k) if positive else None
+    if ok is None:
+        ok = np.flatnonzero(scores > 0.0) if positive else np.flatnonzero(np.isfinite(scores))
     if ok.size == 0 or k <= 0:
         return []
     if ok.size > k:
         kth = -np.partition(-scores[ok], k - 1)[k - 1]
         ok = ok[scores[ok] >= kth]    # the k best and every tie with the k-th
-    ranked = sorted(((-float(scores[r]), ids[r], r) for r in ok.tolist()))[:k]
-    return [(r, -s) for s, _, r in ranked]
+    vals = scores[ok]
+    order = np.argsort(-vals, kind="stable")
+    vals = vals[order]
+    if vals.size > 1 and np.any(vals[1:] == vals[:-1]):   # ties: broken by id below
+        ranked = sorted(((-float(scores[r]), ids[r], r) for r in ok.tolist()))[:k]
+        return [(r, -s) for s, _, r in ranked]
+    return list(zip(ok[order[:k]].tolist(), vals[:k].tolist()))
+
+
+_SAMPLE_STRIDE = 16   # top_rows' threshold sample: every 16th row
+
+
+def _above_sampled_kth(scores: np.ndarray, k: int) -> np.ndarray | None:
+    """Rows scoring at least the k-th best positive score of every `_SAMPLE_STRIDE`-th row (None: fewer than k).
+
+    The k-th best of a sample is never above the k-th best of all, so these rows hold every row that the
+    k best and their ties need, and only positive ones: `top_rows` then partitions a few hundred rows
+    instead of every matched one (~0.7 ms at 100k rows, 50k matched).
+    """
+    if k <= 0:
+        return None
+    sample = scores[::_SAMPLE_STRIDE]
+    sample = sample[sample > 0.0]   # only positive rows count; many equal zeros or -infs slow `partition` down
+    if sample.size < k:
+        return None
+    kth = np.partition(sample, sample.size - k)[sample.size - k]
+    return np.flatnonzero(scores >= kth)
 
 
 def semantic_rerank(scores: np.ndarray, candidates: int, cosines, weight: float, ids: list[str]

@@ -1,0 +1,103 @@
+"""The fast paths of the lexical ranking give what the plain computations give, float for float.
+
+`top_rows`' sampled threshold and numpy sort, `bm25`'s kept posting weights, `Postings`' pending appends
+and `LexicalLayer`'s kept last answer each stand in for a plain computation (issue 27's latency work);
+each is checked here against that plain computation, including after writes and removals.
+"""
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reference.clock import LogicalClock
+from reference.lexical.index import LexicalIndex
+from reference.lexical.layer import LexicalLayer
+from reference.lexical.params import TUNED
+from reference.lexical.postings import Postings
+from reference.lexical.ranking import hybrid_scores, top_rows
+from reference.store import MemoryStore
+
+
+def _plain_top(scores: np.ndarray, k: int, ids: list[str], positive: bool = True) -> list[tuple[int, float]]:
+    """The definition: the k best (row, score), score descending, ties by id; positive (or finite) scores."""
+    ok = [r for r in range(scores.size) if (scores[r] > 0.0 if positive else np.isfinite(scores[r]))]
+    return [(r, float(scores[r])) for r in sorted(ok, key=lambda r: (-scores[r], ids[r]))[:max(k, 0)]]
+
+
+_VALUES = st.sampled_from([0.0, -0.0, 0.25, 0.5, 1.0, 2.0, -1.0, -np.inf, np.inf, 0.3333333333333333, 1e-300])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_VALUES, st.floats(0.0, 5.0)), max_size=700), st.integers(0, 40), st.randoms())
+def test_top_rows_is_the_plain_definition(values, k, rnd):
+    scores = np.asarray(values, dtype=np.float64)
+    ids = [f"m{i:04d}" for i in range(scores.size)]
+    rnd.shuffle(ids)
+    for positive in (True, False):
+        got = top_rows(scores, k, ids, positive)
+        want = _plain_top(scores, k, ids, positive)
+        assert got == want
+        assert [np.signbit(s) for _, s in got] == [np.signbit(s) for _, s in want]
+
+
+def test_top_rows_large_with_a_sample_threshold():
+    rng = np.random.default_rng(3)
+    scores = np.zeros(50_000)
+    hit = rng.choice(50_000, 20_000, replace=False)
+    scores[hit] = np.round(rng.random(20_000), 3)          # many ties among the best
+    scores[rng.choice(50_000, 5_000, replace=False)] = -np.inf
+    ids = [f"m{i:06d}" for i in rng.permutation(50_000)]
+    for k in (1, 10, 100):
+        assert top_rows(scores, k, ids) == _plain_top(scores, k, ids)
+
+
+def test_postings_pending_appends_read_as_arrays():
+    post = Postings()
+    want = [(r, 1 + r % 3, float(10 + r % 7)) for r in range(0, 300, 3)]
+    for i, (r, tf, ln) in enumerate(want):
+        post.append(r, tf, ln)
+        if i in (0, 5, 50):            # reads in between move the pending part into the arrays
+            assert post.rows().tolist() == [w[0] for w in want[: i + 1]]
+    assert post.rows().dtype == np.int32 and post.n == post.live == len(want)
+    assert post.rows().tolist() == [w[0] for w in want]
+    assert post.tfs().tolist() == [float(w[1]) for w in want]
+    assert post.lengths().tolist() == [w[2] for w in want]
+
+
+def test_bm25_kept_weights_follow_writes_and_removals():
+    texts = [f"token refresh race {'cache ' * (i % 4)}item{i} sqlite_utils/db.py" for i in range(60)]
+    index = LexicalIndex()
+    for i, t in enumerate(texts[:40]):
+        index.add(f"m{i}", t)
+    first = index.bm25("token cache refresh", 1.2, 0.4)
+    assert np.array_equal(index.bm25("token cache refresh", 1.2, 0.4), first)   # kept weights: same floats
+    for i, t in enumerate(texts[40:], start=40):
+        index.add(f"m{i}", t)
+    index.remove("m3")
+    index.remove("m41")
+    fresh = LexicalIndex()
+    for i, t in enumerate(texts):
+        fresh.add(f"m{i}", t)
+    fresh.remove("m3")
+    fresh.remove("m41")
+    for k1, b in ((1.2, 0.4), (3.0, 0.1)):
+        got = index.bm25("token cache refresh", k1, b)
+        assert np.array_equal(got, fresh.bm25("token cache refresh", k1, b))
+        assert got[3] == 0.0 and got[41] == 0.0 and got[42] > 0.0
+
+
+def test_layer_kept_scores_are_read_only_and_follow_writes(tmp_path):
+    store = MemoryStore.open(tmp_path, clock=LogicalClock(1_700_000_000.0))
+    for i in range(30):
+        store.write_memory(f"token refresh race number {i} in src/auth.py")
+    layer = LexicalLayer.for_store(store)
+    params = TUNED.with_(vector_weight=0.0)
+    a = layer.scores("token refresh", params)
+    assert layer.scores("token refresh", params) is a and not a.flags.writeable
+    store.write_memory("token refresh token refresh, the newest")
+    b = layer.scores("token refresh", params)
+    assert b is not a and b.size == a.size + 1      # a write is seen: the kept answer is not handed out
+    assert np.array_equal(b, hybrid_scores(layer.index, "token refresh", params))
+    assert b[-1] > 0.0
+    store.close()
