@@ -79,6 +79,8 @@ def main(argv: list[str]) -> int:
            f"sqlite-utils-history:", "", cost_table(costs), ""] if costs else []),
         "Run wall times (s): " + ", ".join(f"{e}/{r} {s:.0f}" for (e, r), s in took.items()) if took else
         "All runs reused (--resume).",
+        "Reports' commits: " + ", ".join(f"{e}/{r} {rep.get('environment', {}).get('commit', '?')[:12]}"
+                                         for (e, r), rep in reports.items()),
     ])
     (args.out / "table.md").write_text(text + "\n")
     print(text)
