@@ -51,7 +51,7 @@ def _memory(rng: random.Random, i: int) -> dict:
 def loaded(tmp_path_factory):
     path = tmp_path_factory.mktemp("bench_store")
     clock = LogicalClock(1_700_000_000.0)
-    store = MemoryStore.open(path, clock=clock, embedder=env_embedder())
+    store = MemoryStore.open(path, clock=clock, embedder=env_embedder(cache=False))
     rng = random.Random(0)
     t0 = time.perf_counter()
     ids = []

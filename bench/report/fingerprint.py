@@ -74,9 +74,13 @@ def environment() -> dict[str, Any]:
 
     `job` names the run of a same-job recipe the report belongs to (`$CODEMEM_BENCH_JOB`, `run --job`,
     set by `gate --against` and `compare`); `gate` compares latency only between reports of one job.
+    `embedder` is `$CODEMEM_EMBEDDER` (None: the store's default); `embed_cache` is true when the opt-in row
+    cache `$CODEMEM_EMBED_CACHE` was on, whose write latencies are not the embedder's (reference/embed/cache.py).
     """
     return {"python": sys.version.split()[0], "platform": platform.platform(), "packages": package_versions(),
             "machine": machine(), "commit": git_commit(), "job": os.environ.get(JOB_ENV) or None,
+            "embedder": os.environ.get("CODEMEM_EMBEDDER", "").strip() or None,
+            "embed_cache": bool(os.environ.get("CODEMEM_EMBED_CACHE", "").strip()),
             "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
 
 

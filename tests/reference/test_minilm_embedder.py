@@ -190,3 +190,21 @@ def test_fastembed_reads_the_installed_view_offline_and_agrees(tmp_path, monkeyp
     theirs = np.array(list(model.embed(texts)))
     ours = get_embedder("minilm", model_dir=dest).embed(texts)
     assert np.allclose((theirs * ours).sum(axis=1), 1.0, atol=1e-5)
+
+
+def test_chunks_keep_the_token_budget_and_run_a_long_text_alone():
+    from reference.embed.minilm import MiniLMEmbedder
+    emb = MiniLMEmbedder.__new__(MiniLMEmbedder)   # _chunks reads only the two limits
+    emb.batch_size, emb.batch_tokens = 4, 256
+    lengths = [10, 12, 12, 30, 60, 64, 90, 200, 300]
+    chunks = emb._chunks(list(range(len(lengths))), lengths)
+    assert [k for c in chunks for k in c] == list(range(len(lengths)))
+    # four short ones (batch_size), 2 x 64 = 128, then 2 x 90, 2 x 200 and 300 exceed 256: alone
+    assert chunks == [[0, 1, 2, 3], [4, 5], [6], [7], [8]]
+
+
+def test_rows_do_not_depend_on_the_token_budget(minilm):
+    texts = ["short", "a bit longer text about tokens", "fix the race in the blob writer " * 12, "x y z"]
+    together = minilm.embed(texts)
+    for budget in (1, 64, 100_000):
+        assert np.array_equal(get_embedder("minilm", batch_tokens=budget).embed(texts), together)
