@@ -21,6 +21,7 @@ from bench.report.quality_plots import trend_chart
 
 BASELINE = Path("reports/baseline/reference/report.json")
 SIDE_BY_SIDE = Path("reports/readme/side_by_side.json")
+COLUMNS_PER_TABLE = 4
 
 
 def _figures(s: dict[str, Any]) -> dict[str, float]:
@@ -56,8 +57,9 @@ def committed_columns(root: Path) -> tuple[list[dict[str, Any]], list[str]]:
         for r in side["rows"]:
             figs = {n: {"nDCG@10": v} for n, v in (r.get("ndcg@10") or {}).items() if v is not None}
             cols.append({"label": f"{r['backend']} (README)",
-                         "title": f"README side by side, suite {side.get('suite')}, commit {side.get('commit')}, "
-                                  f"{side.get('date')}",
+                         "title": f"README side by side, suite {side.get('suite')}"
+                                  + (f" ({side['cut']})" if side.get("cut") else "")
+                                  + f", commit {side.get('commit')}, {side.get('date')}",
                          "score": r.get("score"), "figures": figs})
     except (OSError, ValueError, KeyError) as exc:
         notes.append(f"no README side-by-side figures ({SIDE_BY_SIDE}: {type(exc).__name__})")
@@ -67,15 +69,18 @@ def committed_columns(root: Path) -> tuple[list[dict[str, Any]], list[str]]:
 def beside_committed_html(report: dict[str, Any], root: Path, table: Callable[..., str]) -> str:
     """The section placing this run's figures beside the committed ones (module docstring)."""
     cols, notes = committed_columns(root)
-    head = ["scenario", "figure", f"this run ({report.get('backend')})", *[c["label"] for c in cols]]
-    rows = [["score (0–100)", "score", fmt_score((report.get("score") or {}).get("value")),
-             *[fmt_score(c["score"]) for c in cols]]]
-    for name, s in report["scenarios"].items():
-        kind, value = _figure(s)
-        cells = []
-        for c in cols:   # the same figure as this run's, or `-`
-            cells.append(fmt_rate((c["figures"].get(name) or {}).get(kind)))
-        rows.append([name, kind, fmt_rate(value), *cells])
+    tables = []
+    # a few committed columns per table, so that a long side-by-side (ten rows and more) still fits a window
+    for start in range(0, max(len(cols), 1), COLUMNS_PER_TABLE):
+        part = cols[start:start + COLUMNS_PER_TABLE]
+        head = ["scenario", "figure", f"this run ({report.get('backend')})", *[c["label"] for c in part]]
+        rows = [["score (0–100)", "score", fmt_score((report.get("score") or {}).get("value")),
+                 *[fmt_score(c["score"]) for c in part]]]
+        for name, s in report["scenarios"].items():
+            kind, value = _figure(s)
+            cells = [fmt_rate((c["figures"].get(name) or {}).get(kind)) for c in part]   # the same figure, or `-`
+            rows.append([name, kind, fmt_rate(value), *cells])
+        tables.append(table(head, rows))
     sources = "".join(f"<li><b>{escape(c['label'])}</b>: {escape(c['title'])}</li>" for c in cols)
     missing = "".join(f"<li>{escape(n)}</li>" for n in notes)
     return ('<section id="standing"><h2>Beside committed figures</h2>'
@@ -83,7 +88,7 @@ def beside_committed_html(report: dict[str, Any], root: Path, table: Callable[..
             "real MCP memory servers. Scores of different suites differ in what they average over; compare a "
             "scenario's figure with the same scenario's. <code>-</code>: that run did not have the scenario, or "
             "the backend ran none of its queries.</p>"
-            f"<ul>{sources}{missing}</ul>" + table(head, rows) + "</section>")
+            f"<ul>{sources}{missing}</ul>" + "".join(tables) + "</section>")
 
 
 def trend_html(points: list[dict[str, Any]], img: Callable[[bytes | None, str], str]) -> str:
