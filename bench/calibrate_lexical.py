@@ -16,7 +16,8 @@ fixed grid (BM25 k1 x b; then the vector weight; then expansion depth x weight;
 then the recency prior's weight x scale), each stage keeping the best of the
 previous ones. A gain smaller than one query's share is a tie; ties go to the
 value nearest the seed's (FTS5's k1 1.2 and b 0.75; seed 001's vector weight 0.6 / 0.4 = 1.5 of the
-keyword's; no expansion, no prior: the seeds have neither).
+keyword's; no expansion, no prior: the seeds have neither). The files task's constants are fitted after
+these, by bench/calibrate_files.py.
 """
 from __future__ import annotations
 
@@ -43,8 +44,6 @@ NAMED_TOP_GRID, NAMED_WEIGHT_GRID = (0, 3, 5, 10), (0.25, 0.5, 0.75, 1.0, 1.5)
 FUSION_EXPAND_GRID, FUSION_NAMED_GRID = (1.0, 1.5, 2.0, 2.5, 3.0, 4.0), (0.0, 0.5, 0.75, 1.0, 1.5)
 FUSION_RECENCY_GRID, FUSION_SCALE_GRID = (0.0, 0.5, 0.7, 1.0, 1.3, 1.6, 2.0, 2.5), (10.0, 20.0, 35.0, 50.0)
 RERANK_CANDIDATES_GRID, RERANK_WEIGHT_GRID = (20, 50, 100), (0.0, 0.1, 0.2, 0.3, 0.5, 1.0)
-FILE_TOP_GRID, FILE_PATH_GRID, FILE_RECENCY_GRID = (10, 20, 50, 100), (0.0, 0.25, 0.5, 1.0), (0.0, 0.1, 0.3, 0.5)
-FILE_NORM_GRID, FILE_POWER_GRID = (0.5, 1.0), (1.0, 2.0)
 VECTOR_POOL = 100
 
 
@@ -59,6 +58,19 @@ class Stream:
     queries: list[tuple[int, str, dict[str, int]]] = field(default_factory=list)   # (visible rows, text, grades)
     vectors: np.ndarray | None = None
     qvectors: np.ndarray | None = None
+
+    def replay(self, moment: float | None = None):
+        """Each query as the store answered it: (index of the memories written before it, query text, grades,
+        cosine with each visible memory, the top VECTOR_POOL rows by cosine); `moment`: the index's."""
+        from reference.lexical.index import LexicalIndex
+        index = LexicalIndex() if moment is None else LexicalIndex(moment=moment)
+        written = 0
+        for qi, (visible, text, grades) in enumerate(self.queries):
+            while written < visible:
+                index.add(self.ids[written], self.texts[written], self.times[written] if self.times else None)
+                written += 1
+            cos = self.vectors[:visible] @ self.qvectors[qi]
+            yield index, text, grades, cos, np.argsort(-cos, kind="stable")[:VECTOR_POOL]
 
 
 def load_stream(path: Path, oracle_root: Path | None = None) -> Stream:
@@ -96,21 +108,14 @@ def evaluate(st: Stream, params, ranker: str = "oracle-hybrid", rerank: tuple[in
     - rrf: `rrf` of the lexical list, the cosine list and galaxybrain's list, 100 deep each.
     """
     from bench.metrics import ndcg
-    from reference.lexical.index import LexicalIndex
     from reference.lexical.params import RERANK_CANDIDATES, RERANK_WEIGHT
     from reference.lexical.ranking import hybrid_scores, semantic_rerank, top_rows
     from reference.rankers.rrf import DEPTH, rrf
     candidates, weight = rerank or (RERANK_CANDIDATES, RERANK_WEIGHT)
-    index = LexicalIndex() if moment is None else LexicalIndex(moment=moment)
-    out, written = [], 0
-    for qi, (visible, text, grades) in enumerate(st.queries):
-        while written < visible:
-            index.add(st.ids[written], st.texts[written], st.times[written] if st.times else None)
-            written += 1
-        cos = st.vectors[:visible] @ st.qvectors[qi]
-        near = np.argsort(-cos, kind="stable")[:VECTOR_POOL]
+    out = []
+    for index, text, grades, cos, near in st.replay(moment):
         if ranker == "oracle-hybrid":
-            vector = (near, cos[near]) if params.vector_weight > 0 and visible else None
+            vector = (near, cos[near]) if params.vector_weight > 0 and cos.size else None
             scores = hybrid_scores(index, text, params, vector)
             ranked = [index.ids[r] for r, _ in top_rows(scores, 10, index.ids)]
         else:
@@ -144,17 +149,10 @@ def parts_of(st: Stream, params, moment: float | None = None) -> tuple[list[Part
     """Each query's parts under `params` (vector, expansion depth and norm, named-file depth as given; the
     weights are applied later by `fused_ndcg`), and the stream's row ids; `moment`: the index's (default its own)."""
     from reference.lexical.expansion import expand, named_files, spread
-    from reference.lexical.index import LexicalIndex
     from reference.lexical.ranking import first_stage
-    index = LexicalIndex() if moment is None else LexicalIndex(moment=moment)
-    out, written = [], 0
-    for qi, (visible, text, grades) in enumerate(st.queries):
-        while written < visible:
-            index.add(st.ids[written], st.texts[written], st.times[written] if st.times else None)
-            written += 1
-        cos = st.vectors[:visible] @ st.qvectors[qi]
-        near = np.argsort(-cos, kind="stable")[:VECTOR_POOL]
-        first = first_stage(index, text, params, (near, cos[near]) if params.vector_weight > 0 and visible else None)
+    out = []
+    for index, text, grades, cos, near in st.replay(moment):
+        first = first_stage(index, text, params, (near, cos[near]) if params.vector_weight > 0 and cos.size else None)
         mask = index.alive()
         shared = expand(index, first, params.expand_top, mask, params.expand_norm) if params.expand_top > 0 else None
         named = spread(index, named_files(index, text, params.named_top), first.size) if params.named_top > 0 else None
@@ -179,81 +177,6 @@ def fused_ndcg(cached: list[tuple[list[Parts], list[str]]], params) -> tuple[flo
             got.append(ndcg([ids[r] for r, _ in top_rows(s, 10, ids)], q.grades, 10))
         per.append(fmean(got) if got else 0.0)
     return fmean(per), per
-
-
-@dataclass
-class FileStream:
-    """A files scenario: its commits (message and files) and `project_locate_files` queries, in order."""
-
-    name: str
-    events: list[tuple] = field(default_factory=list)   # ("commit", id, text, files, time) | ("query", text, grades)
-
-
-def load_file_stream(path: Path, oracle_root: Path | None = None) -> FileStream:
-    from bench.scenario.loader import load_scenario
-    sc = load_scenario(path, oracle_root or path.parent / "oracle_data")
-    st = FileStream(sc.name)
-    now = float(sc.header.start_time or 0.0)
-    for step in sc.steps:
-        a = step.raw_args
-        if step.name == "set_clock":
-            now = float(a["time"])
-        if step.name == "project_locate_files" and step.expect is not None and step.expect.relevant is not None:
-            st.events.append(("query", a["query"], step.expect.grades()))
-        elif step.name == "commit" and step.alias:
-            now = max(now, float(a.get("time") or now))   # a commit memory is written at its commit's time
-            files = list(a.get("files") or [])
-            st.events.append(("commit", step.alias, f"{a['message']}\n\nFiles changed: {', '.join(files)}", files, now))
-    return st
-
-
-def evaluate_files(st: FileStream, params, fparams, moment: float | None = None) -> float:
-    """Mean nDCG@10 of the stream's file queries: `files.file_scores` over the commits recorded before each."""
-    from bench.metrics import ndcg
-    from reference.lexical.files import FileIndex, file_scores
-    from reference.lexical.index import LexicalIndex
-    from reference.lexical.ranking import hybrid_scores
-    index = LexicalIndex() if moment is None else LexicalIndex(moment=moment)
-    files, touched, out = FileIndex(), [], []
-    for ev in st.events:
-        if ev[0] == "commit":
-            if ev[1] in index.row_of:
-                continue
-            row = index.add(ev[1], ev[2], ev[4])
-            touched.append(ev[3])
-            files.note(row, ev[3])
-        else:
-            scores = hybrid_scores(index, ev[1], params.with_(vector_weight=0.0))
-            ranked = file_scores(index, files, ev[1], scores, fparams, lambda r: touched[r])
-            out.append(ndcg([f"file:{f}" for f, _ in ranked[:10]], ev[2], 10))
-    return fmean(out) if out else 0.0
-
-
-def fit_files(streams: list[FileStream], params, out=sys.stdout, moment: float | None = None):
-    """`FileParams` by stages (history depth x path weight; history share x power; file recency weight x scale);
-    printed. Ties go to the smallest values (sqrt share and power 1 first: the values before the stage)."""
-    from reference.lexical.params import FileParams
-    tie = 1.0 / sum(sum(1 for e in st.events if e[0] == "query") for st in streams)
-    fp = FileParams(recency_weight=0.0)
-    for title, cands in (("files: history depth x path weight", [{"top": t, "path_weight": w} for t in FILE_TOP_GRID
-                                                                  for w in FILE_PATH_GRID]),
-                         ("files: history share per file x score power",
-                          [{"history_norm": n, "history_power": pw} for n in FILE_NORM_GRID for pw in FILE_POWER_GRID]),
-                         ("files: recency weight x scale", [{"recency_weight": w, "recency_scale": s}
-                                                            for w in FILE_RECENCY_GRID for s in RECENCY_SCALE_GRID])):
-        print(f"\n## {title}\n| setting | mean nDCG@10 | " + " | ".join(st.name for st in streams) + " |\n"
-              + "|---" * (2 + len(streams)) + "|", file=out)
-        scored = []
-        for c in cands:
-            per = [evaluate_files(st, params, fp.with_(**c), moment) for st in streams]
-            scored.append((fmean(per), c))
-            print(f"| {c} | {fmean(per):.4f} | " + " | ".join(f"{x:.3f}" for x in per) + " |", file=out)
-        top = max(m for m, _ in scored)
-        m, c = min(((m, c) for m, c in scored if top - m <= tie), key=lambda mc: tuple(mc[1].values()))
-        print(f"chosen: {c} ({m:.4f}; best {top:.4f}; ties go to the smallest values)", file=out)
-        fp = fp.with_(**c)
-    print(f"\nchosen (reference/lexical/params.py FILES_TUNED): {fp}", file=out)
-    return fp
 
 
 def build(data_root: Path, out: Path) -> None:
@@ -416,6 +339,7 @@ def streams_from(folder: Path) -> list[Stream]:
 def run(folder: Path) -> None:
     """Every fit of this module on the calibration scenarios in `folder`."""
     params, _, _, moment = fit(streams_from(folder))
+    from bench.calibrate_files import fit_files, load_file_stream
     fit_files([load_file_stream(folder / f"{d}-files-calibration.jsonl") for d in DATASETS], params, moment=moment)
 
 
@@ -431,6 +355,7 @@ def main(argv: list[str] | None = None) -> int:
             build(scenarios_dir() / "data", folder)
         if args.files_only:
             from reference.lexical.params import TUNED
+            from bench.calibrate_files import fit_files, load_file_stream
             fit_files([load_file_stream(folder / f"{d}-files-calibration.jsonl") for d in DATASETS], TUNED)
         else:
             run(folder)

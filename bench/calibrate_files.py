@@ -1,0 +1,92 @@
+"""Fit the files task's constants (reference/lexical/params.py `FILES_TUNED`) on the calibration split.
+
+Run by `python3 -m bench.calibrate_lexical` after the lexical fit, whose parameters the files ranking uses
+for its commit scores: each `<data>-files-calibration` scenario is replayed as `project_locate_files`
+answers it (the commits recorded before each query, `reference.lexical.files.file_scores`), and
+`FileParams` is fitted by stages over small fixed grids, ties going to the smallest values.
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import fmean
+
+FILE_TOP_GRID, FILE_PATH_GRID, FILE_RECENCY_GRID = (10, 20, 50, 100), (0.0, 0.25, 0.5, 1.0), (0.0, 0.1, 0.3, 0.5)
+FILE_NORM_GRID, FILE_POWER_GRID = (0.5, 1.0), (1.0, 2.0)
+FILE_SCALE_GRID = (20.0, 50.0, 100.0, 200.0)   # the file recency prior's scale, in commits
+
+
+@dataclass
+class FileStream:
+    """A files scenario: its commits (message and files) and `project_locate_files` queries, in order."""
+
+    name: str
+    events: list[tuple] = field(default_factory=list)   # ("commit", id, text, files, time) | ("query", text, grades)
+
+
+def load_file_stream(path: Path, oracle_root: Path | None = None) -> FileStream:
+    from bench.scenario.loader import load_scenario
+    sc = load_scenario(path, oracle_root or path.parent / "oracle_data")
+    st = FileStream(sc.name)
+    now = float(sc.header.start_time or 0.0)
+    for step in sc.steps:
+        a = step.raw_args
+        if step.name == "set_clock":
+            now = float(a["time"])
+        if step.name == "project_locate_files" and step.expect is not None and step.expect.relevant is not None:
+            st.events.append(("query", a["query"], step.expect.grades()))
+        elif step.name == "commit" and step.alias:
+            now = max(now, float(a.get("time") or now))   # a commit memory is written at its commit's time
+            files = list(a.get("files") or [])
+            st.events.append(("commit", step.alias, f"{a['message']}\n\nFiles changed: {', '.join(files)}", files, now))
+    return st
+
+
+def evaluate_files(st: FileStream, params, fparams, moment: float | None = None) -> float:
+    """Mean nDCG@10 of the stream's file queries: `files.file_scores` over the commits recorded before each."""
+    from bench.metrics import ndcg
+    from reference.lexical.files import FileIndex, file_scores
+    from reference.lexical.index import LexicalIndex
+    from reference.lexical.ranking import hybrid_scores
+    index = LexicalIndex() if moment is None else LexicalIndex(moment=moment)
+    files, touched, out = FileIndex(), [], []
+    for ev in st.events:
+        if ev[0] == "commit":
+            if ev[1] in index.row_of:
+                continue
+            row = index.add(ev[1], ev[2], ev[4])
+            touched.append(ev[3])
+            files.note(row, ev[3])
+        else:
+            scores = hybrid_scores(index, ev[1], params.with_(vector_weight=0.0))
+            ranked = file_scores(index, files, ev[1], scores, fparams, lambda r: touched[r])
+            out.append(ndcg([f"file:{f}" for f, _ in ranked[:10]], ev[2], 10))
+    return fmean(out) if out else 0.0
+
+
+def fit_files(streams: list[FileStream], params, out=sys.stdout, moment: float | None = None):
+    """`FileParams` by stages (history depth x path weight; history share x power; file recency weight x scale);
+    printed. Ties go to the smallest values (sqrt share and power 1 first: the values before the stage)."""
+    from reference.lexical.params import FileParams
+    tie = 1.0 / sum(sum(1 for e in st.events if e[0] == "query") for st in streams)
+    fp = FileParams(recency_weight=0.0)
+    for title, cands in (("files: history depth x path weight", [{"top": t, "path_weight": w} for t in FILE_TOP_GRID
+                                                                  for w in FILE_PATH_GRID]),
+                         ("files: history share per file x score power",
+                          [{"history_norm": n, "history_power": pw} for n in FILE_NORM_GRID for pw in FILE_POWER_GRID]),
+                         ("files: recency weight x scale", [{"recency_weight": w, "recency_scale": s}
+                                                            for w in FILE_RECENCY_GRID for s in FILE_SCALE_GRID])):
+        print(f"\n## {title}\n| setting | mean nDCG@10 | " + " | ".join(st.name for st in streams) + " |\n"
+              + "|---" * (2 + len(streams)) + "|", file=out)
+        scored = []
+        for c in cands:
+            per = [evaluate_files(st, params, fp.with_(**c), moment) for st in streams]
+            scored.append((fmean(per), c))
+            print(f"| {c} | {fmean(per):.4f} | " + " | ".join(f"{x:.3f}" for x in per) + " |", file=out)
+        top = max(m for m, _ in scored)
+        m, c = min(((m, c) for m, c in scored if top - m <= tie), key=lambda mc: tuple(mc[1].values()))
+        print(f"chosen: {c} ({m:.4f}; best {top:.4f}; ties go to the smallest values)", file=out)
+        fp = fp.with_(**c)
+    print(f"\nchosen (reference/lexical/params.py FILES_TUNED): {fp}", file=out)
+    return fp
