@@ -127,8 +127,11 @@ def test_initialize_after_an_early_request_is_left_to_the_real_server(tmp_path):
     the probe and sends `initialize`. The probe has already opened the new protocol era in the real server,
     which refuses the handshake; the front must not answer it from the file, or the client's later calls
     (without the new era's envelope) are refused one by one."""
-    from mcp.shared.inbound import CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY
-    from mcp_types.version import LATEST_MODERN_VERSION
+    try:   # the 2026 era's envelope keys; an mcp release without that era cannot be probed this way
+        from mcp.shared.inbound import CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY
+        from mcp_types.version import LATEST_MODERN_VERSION
+    except ImportError as exc:
+        pytest.skip(f"this mcp release has no 2026 protocol era to probe: {exc}")
     env = {k: v for k, v in os.environ.items() if k != NO_CACHE_ENV}
     proc = subprocess.Popen([sys.executable, "-m", "bench.cli.serve_cmd", "--data", str(tmp_path / "data"),
                              "--log-level", "INFO"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
