@@ -31,7 +31,6 @@ one replay.
 """
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
@@ -42,7 +41,7 @@ from reference.lane.intent import detect_intents
 from reference.lane.paths import near_keys
 from reference.lane.resolver import Resolution
 from reference.lane.search import LaneHit, LaneResult, LaneSearch
-from reference.lexical.expansion import expand, named_files, spread
+from reference.lexical.expansion import entity_weights, named_files, spread
 from reference.lexical.layer import LexicalLayer
 from reference.lexical.params import TUNED, LexicalParams
 from reference.lexical.ranking import first_stage
@@ -72,12 +71,38 @@ class Features:
     named: np.ndarray
     ticks: np.ndarray
 
-    def relevance(self, p: LexicalParams) -> np.ndarray:
-        """The lexical pipeline's score of each candidate under `p` (`ranking.fuse`, as `hybrid_scores`)."""
+    def relevance(self, p: LexicalParams, prior: np.ndarray | None = None) -> np.ndarray:
+        """The lexical pipeline's score of each candidate under `p` (`ranking.fuse`, as `hybrid_scores`);
+        `prior`: `recency_prior(n_rows, p.recency_scale, ticks)` when the caller keeps it (computed if None)."""
         rel = self.lexical + p.vector_weight * self.cosine + p.expand_weight * self.shared + p.named_weight * self.named
         if p.recency_weight > 0.0:
-            rel = rel + p.recency_weight * recency_prior(self.n_rows, p.recency_scale, self.ticks)[self.rows] * (rel > 0)
+            if prior is None:
+                prior = recency_prior(self.n_rows, p.recency_scale, self.ticks)
+            rel = rel + p.recency_weight * prior[self.rows] * (rel > 0)
         return rel
+
+
+class PriorCache:
+    """The recency prior by row of one index (`recency_prior` of its rows and ticks), kept while the number
+    of rows and the scale stay: a row's tick never changes once written, so neither does the prior."""
+
+    def __init__(self) -> None:
+        self._last: tuple[Any, int, float, np.ndarray] | None = None
+
+    def of(self, index: Any, n: int, scale: float) -> np.ndarray:
+        """`recency_prior(n, scale, index.ticks()[:n])`, read-only."""
+        last = self._last
+        if last is not None and last[0] is index and last[1] == n and last[2] == scale:
+            return last[3]
+        prior = recency_prior(n, scale, index.ticks()[:n])
+        prior.flags.writeable = False
+        self._last = (index, n, scale, prior)
+        return prior
+
+
+_NO_ROWS = np.zeros(0, dtype=np.int64)
+_STRIDE = 16     # _reachable's threshold sample: every 16th row
+_SPARSE = 8      # a filter keeping under 1/8 of the rows is walked by its rows, not by a mask of every row
 
 
 def _fit(mask: np.ndarray | None, n: int) -> np.ndarray:
@@ -88,9 +113,13 @@ def _fit(mask: np.ndarray | None, n: int) -> np.ndarray:
 
 
 def lane_features(layer: LexicalLayer, query: str, p: LexicalParams, allowed: np.ndarray | None,
-                  near: np.ndarray | None) -> Features:
+                  near: np.ndarray | None, depth: int | None = None, priors: PriorCache | None = None) -> Features:
     """Step 2's parts for the memories among the sorted key hashes `allowed` (None: all) that have keyword,
-    cosine or shared-file evidence, or are in `near` (sorted key hashes, e.g. the working paths' memories)."""
+    cosine or shared-file evidence, or are in `near` (sorted key hashes, e.g. the working paths' memories).
+
+    With `depth`, only the candidates that can be among the `depth` most relevant of their tier (every
+    `near` one; of the rest those `_reachable` keeps), so that each tier's `depth` best under `p` and
+    every tie with the depth-th are the same as among all candidates; `priors` keeps the recency prior."""
     vector = layer.vector(query, allowed) if p.vector_weight > 0.0 else None
     allowed_rows = layer.allowed_rows(allowed)
     index = layer.index
@@ -98,24 +127,89 @@ def lane_features(layer: LexicalLayer, query: str, p: LexicalParams, allowed: np
     n = lex.size
     mask = _fit(index.alive(), n) & _fit(allowed_rows, n)
     cos, raw = np.zeros(n), np.zeros(n)
+    vrows = _NO_ROWS
     if vector is not None:
         rows, c = vector
         keep = (rows < n) & (c > 0)
-        rows, c = rows[keep], c[keep]
-        raw[rows] = c
+        vrows, c = rows[keep], c[keep]
+        raw[vrows] = c
         if c.size:
-            cos[rows] = c / c.max()
-    first = lex + p.vector_weight * cos
-    shared = expand(index, first, p.expand_top, mask, p.expand_norm) if p.expand_top > 0 else np.zeros(n)
-    named = spread(index, named_files(index, query, p.named_top), n) if p.named_top > 0 else np.zeros(n)
+            cos[vrows] = c / c.max()
+    # `expansion.expand` in two steps, to know which rows it reaches; an index without entities has no seed
+    seeds = (entity_weights(index, lex + p.vector_weight * cos, p.expand_top, mask, p.expand_norm)
+             if p.expand_top > 0 and index.entity_postings else {})
+    files = named_files(index, query, p.named_top) if p.named_top > 0 else {}
+    shared, named = spread(index, seeds, n), spread(index, files, n)
     entity = np.zeros(n, dtype=bool)
+    erows = _NO_ROWS
     if near is not None and near.size:
         near_rows, _ = layer.rows_of([(k, 0.0) for k in near.tolist()])
-        entity[near_rows[near_rows < n]] = True
-        entity &= mask
-    rows = np.flatnonzero(mask & ((lex > 0) | (cos > 0) | (shared > 0) | (named > 0) | entity))
+        erows = _union(near_rows[near_rows < n])
+        erows = erows[mask[erows]]
+        entity[erows] = True
+
+    def evident(r: Any) -> np.ndarray:
+        return mask[r] & ((lex[r] > 0) | (cos[r] > 0) | (shared[r] > 0) | (named[r] > 0) | entity[r])
+
+    if depth is None:
+        rows = np.flatnonzero(evident(slice(None)))
+    else:
+        extra = _union(vrows, _holders(index, seeds, n), _holders(index, files, n))
+        prior = (priors or PriorCache()).of(index, n, p.recency_scale) if p.recency_weight > 0.0 else None
+        every = index.live == n and allowed_rows is None and erows.size == 0   # no row of the rest tier ruled out
+        rest = _reachable(lex, mask if erows.size == 0 else mask & ~entity, every, p, prior, depth)
+        rows = _union(rest, extra[evident(extra)], erows)
     return Features(rows, lex[rows], cos[rows], shared[rows], raw[rows], entity[rows], n, named[rows],
                     index.ticks()[:n])
+
+
+def _holders(index: Any, weights: dict[str, float], n: int) -> np.ndarray:
+    """Rows (< n) holding an entity of positive weight: where `spread(index, weights, n)` may be nonzero."""
+    parts = [index.entity_postings[e].rows() for e, w in weights.items() if w > 0.0]
+    if not parts:
+        return _NO_ROWS
+    rows = np.concatenate(parts).astype(np.int64)
+    return rows[rows < n]
+
+
+def _reachable(lex: np.ndarray, ok: np.ndarray, every: bool, p: LexicalParams, prior: np.ndarray | None,
+               depth: int) -> np.ndarray:
+    """Rows of `ok` (bool by row; `every`: all rows are) that can be among the `depth` most relevant of them,
+    leaving aside the rows with a cosine, shared-file or named-file part (the caller adds those).
+
+    Outside those rows a row's relevance is `pre` = lex + recency_weight * prior * (lex > 0), the same floats
+    `Features.relevance` computes (the other parts are 0.0 there and add nothing); inside them it is at least
+    `pre` (every part is >= 0). The depth-th best `pre` of every 16th row of `ok`, t, is then at most the
+    depth-th best relevance, so a row outside those rows with `pre` below t is below the depth best and their
+    ties: only rows with `pre` >= t are kept (every row with keyword evidence when the sample holds fewer than
+    `depth`). `pre` <= lex + recency_weight (the prior is at most 1), so only the rows whose `lex` passes
+    that bound (with a margin far above rounding) get their `pre` computed."""
+    rw = p.recency_weight   # `prior` is given when rw > 0
+    dom = None
+    if not every and np.count_nonzero(ok) * _SPARSE < ok.size:      # a narrow filter: walk its rows
+        dom = np.flatnonzero(ok)
+        lex, prior, every = lex[dom], (prior[dom] if rw > 0.0 else None), True
+
+    def pre(at: Any) -> np.ndarray:
+        x = lex[at]
+        return x + rw * prior[at] * (x > 0) if rw > 0.0 else x
+
+    sample = pre(slice(None, None, _STRIDE))
+    if not every:
+        sample = sample[ok[::_STRIDE]]
+    sample = sample[sample > 0.0]
+    t = np.partition(sample, sample.size - depth)[sample.size - depth] if sample.size >= depth else None
+    hit = lex > 0.0 if t is None else lex >= (t - rw) - 1e-9 * (t + rw)
+    rows = np.flatnonzero(hit if every else hit & ok)
+    if t is not None:
+        rows = rows[pre(rows) >= t]
+    return rows if dom is None else dom[rows]
+
+
+def _union(*parts: np.ndarray) -> np.ndarray:
+    """The sorted distinct rows of `parts` (np.unique is several times slower on a few thousand)."""
+    rows = np.sort(np.concatenate(parts))
+    return rows[np.concatenate(([True], rows[1:] != rows[:-1]))] if rows.size else rows
 
 
 class LaneHybrid:
@@ -126,6 +220,7 @@ class LaneHybrid:
         self.store, self.engine = store, engine
         self.params = params or LANE
         self.lexical = LexicalLayer.for_store(store)
+        self.priors = PriorCache()
 
     def run(self, query: str, resolution: Resolution, *, top_k: int, exclude: Collection[str] = (),
             filters: dict[str, Any] | None = None, paths: tuple[str, ...] = ()) -> LaneResult:
@@ -142,15 +237,17 @@ class LaneHybrid:
         floors = self.engine.floors
         floor = None if explicit else (floors.entity if mode == "entity" else floors.semantic)
         flt = self.store.memories.filter(where_metadata=where or None, **flt_args)
-        feats = self.features(query, flt, paths, self.params)
+        feats = self.features(query, flt, paths, self.params, depth=DEPTH + len(exclude))
         hits = self._ranked(query, feats, floor, intents, top_k, set(exclude)) if top_k > 0 else []
         return LaneResult(query, tuple(hits), mode, tuple(slugs), intent_names, floor, resolution.ambiguous,
                           resolution.unknown)
 
-    def features(self, query: str, flt: Any, paths: tuple[str, ...], p: LexicalParams) -> Features:
-        """The candidates inside the store filter `flt` and their relevance parts (`lane_features`)."""
+    def features(self, query: str, flt: Any, paths: tuple[str, ...], p: LexicalParams,
+                 depth: int | None = None) -> Features:
+        """The candidates inside the store filter `flt` and their relevance parts (`lane_features`); with
+        `depth`, only those that can be among the `depth` most relevant of their tier."""
         allowed = None if flt.empty else self.store.memories.candidates(flt)
-        return lane_features(self.lexical, query, p, allowed, near_keys(self.store, paths))
+        return lane_features(self.lexical, query, p, allowed, near_keys(self.store, paths), depth, self.priors)
 
     # -- steps 3 and 4 ------------------------------------------------------------------------
     def _ranked(self, query: str, ft: Features, floor: float | None, intents: frozenset, top_k: int,
@@ -162,7 +259,9 @@ class LaneHybrid:
         idx = np.flatnonzero(keep)
         if idx.size == 0:
             return []
-        rel = ft.relevance(self.params)[idx]
+        p = self.params
+        prior = self.priors.of(self.lexical.index, ft.n_rows, p.recency_scale) if p.recency_weight > 0.0 else None
+        rel = ft.relevance(p, prior)[idx]
         tier = ft.entity[idx]
         cut = np.concatenate([_best(rel, np.flatnonzero(tier), DEPTH + len(exclude)),
                               _best(rel, np.flatnonzero(~tier), DEPTH + len(exclude))])
@@ -180,8 +279,8 @@ class LaneHybrid:
         # each hit's similarity is its cosine, also outside the vector pool the first stage took
         qvec = self.lexical.query_vector(query)
         sims = np.nan_to_num(np.asarray(self.store.memories.vectors.scores(qvec, keys[order]), dtype=np.float64))
-        return [dataclasses.replace(self.engine._hit(entries[int(keys[j])], float(final[j]), float(sim), intents,
-                                                     float(factor[j])), relevance=float(rel[cut[j]]))
+        return [self.engine._hit(entries[int(keys[j])], float(final[j]), float(sim), intents, float(factor[j]),
+                                 relevance=float(rel[cut[j]]))
                 for j, sim in zip(order, sims.tolist()) if int(keys[j]) in entries]
 
 
@@ -198,4 +297,4 @@ def _best(score: np.ndarray, among: np.ndarray, k: int) -> np.ndarray:
     return among[s >= kth]
 
 
-__all__ = ["DEPTH", "LANE", "Features", "LaneHybrid", "lane_features"]
+__all__ = ["DEPTH", "LANE", "Features", "LaneHybrid", "PriorCache", "lane_features"]
