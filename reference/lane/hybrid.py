@@ -126,41 +126,62 @@ def lane_features(layer: LexicalLayer, query: str, p: LexicalParams, allowed: np
     lex = first_stage(index, query, p.with_(vector_weight=0.0))      # normalised code-aware BM25
     n = lex.size
     mask = _fit(index.alive(), n) & _fit(allowed_rows, n)
-    cos, raw = np.zeros(n), np.zeros(n)
-    vrows = _NO_ROWS
+    vrows, vraw, vcos = _NO_ROWS, np.zeros(0), np.zeros(0)          # the vector pool: rows, cosine, normalised
     if vector is not None:
         rows, c = vector
         keep = (rows < n) & (c > 0)
-        vrows, c = rows[keep], c[keep]
-        raw[vrows] = c
-        if c.size:
-            cos[vrows] = c / c.max()
-    # `expansion.expand` in two steps, to know which rows it reaches; an index without entities has no seed
-    seeds = (entity_weights(index, lex + p.vector_weight * cos, p.expand_top, mask, p.expand_norm)
-             if p.expand_top > 0 and index.entity_postings else {})
+        vrows, vraw = rows[keep], c[keep]
+        if vraw.size:
+            vcos = vraw / vraw.max()
+    seeds: dict[str, float] = {}    # `expansion.expand` in two steps, to know which rows it reaches
+    if p.expand_top > 0 and index.entity_postings:                  # (an index without entities has no seed)
+        first = lex.copy()
+        first[vrows] += p.vector_weight * vcos     # lex + vector_weight * cosine (0 outside the pool: lex itself)
+        seeds = entity_weights(index, first, p.expand_top, mask, p.expand_norm)
     files = named_files(index, query, p.named_top) if p.named_top > 0 else {}
-    shared, named = spread(index, seeds, n), spread(index, files, n)
-    entity = np.zeros(n, dtype=bool)
+    shared = spread(index, seeds, n) if seeds else None             # None: 0 at every row
+    named = spread(index, files, n) if files else None
     erows = _NO_ROWS
     if near is not None and near.size:
         near_rows, _ = layer.rows_of([(k, 0.0) for k in near.tolist()])
         erows = _union(near_rows[near_rows < n])
         erows = erows[mask[erows]]
-        entity[erows] = True
 
-    def evident(r: Any) -> np.ndarray:
-        return mask[r] & ((lex[r] > 0) | (cos[r] > 0) | (shared[r] > 0) | (named[r] > 0) | entity[r])
+    def parts(at: np.ndarray) -> tuple[np.ndarray, ...]:
+        """lex, cosine, shared, raw cosine, entity, named at the sorted rows `at`."""
+        zero = np.zeros(at.size)
+        return (lex[at], _placed(at, vrows, vcos), zero if shared is None else shared[at], _placed(at, vrows, vraw),
+                _placed(at, erows, np.ones(erows.size)) > 0, zero if named is None else named[at])
+
+    def evident(at: np.ndarray) -> np.ndarray:
+        lx, cs, sh, _, en, nm = parts(at)
+        return mask[at] & ((lx > 0) | (cs > 0) | (sh > 0) | (nm > 0) | en)
 
     if depth is None:
-        rows = np.flatnonzero(evident(slice(None)))
+        rows = np.flatnonzero(mask)
+        rows = rows[evident(rows)]
     else:
         extra = _union(vrows, _holders(index, seeds, n), _holders(index, files, n))
         prior = (priors or PriorCache()).of(index, n, p.recency_scale) if p.recency_weight > 0.0 else None
         every = index.live == n and allowed_rows is None and erows.size == 0   # no row of the rest tier ruled out
-        rest = _reachable(lex, mask if erows.size == 0 else mask & ~entity, every, p, prior, depth)
+        ok = mask
+        if erows.size:
+            ok = mask.copy()
+            ok[erows] = False
+        rest = _reachable(lex, ok, every, p, prior, depth)
         rows = _union(rest, extra[evident(extra)], erows)
-    return Features(rows, lex[rows], cos[rows], shared[rows], raw[rows], entity[rows], n, named[rows],
-                    index.ticks()[:n])
+    lexical, cos, shared_at, raw, entity, named_at = parts(rows)
+    return Features(rows, lexical, cos, shared_at, raw, entity, n, named_at, index.ticks()[:n])
+
+
+def _placed(at: np.ndarray, rows: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """By position of the sorted distinct rows `at`: the value given for that row in (`rows`, `values`), else 0."""
+    out = np.zeros(at.size, dtype=values.dtype)
+    if rows.size and at.size:
+        pos = np.minimum(np.searchsorted(at, rows), at.size - 1)
+        hit = at[pos] == rows
+        out[pos[hit]] = values[hit]
+    return out
 
 
 def _holders(index: Any, weights: dict[str, float], n: int) -> np.ndarray:
@@ -265,16 +286,18 @@ class LaneHybrid:
         tier = ft.entity[idx]
         cut = np.concatenate([_best(rel, np.flatnonzero(tier), DEPTH + len(exclude)),
                               _best(rel, np.flatnonzero(~tier), DEPTH + len(exclude))])
-        ids = [self.lexical.index.ids[int(r)] for r in ft.rows[idx[cut]]]
-        ok = [i for i, m in enumerate(ids) if m not in exclude]
-        if not ok:
-            return []
-        cut, ids = cut[ok], [ids[i] for i in ok]
+        rows = ft.rows[idx[cut]]
+        ids_of = self.lexical.index.ids
+        if exclude:   # memories injected in the session leave now (DEPTH + their number were kept per tier)
+            ok = np.asarray([ids_of[r] not in exclude for r in rows.tolist()], dtype=bool)
+            cut, rows = cut[ok], rows[ok]
+            if cut.size == 0:
+                return []
         tracker = self.store.tracker
-        keys = self.lexical.hashes_of(ft.rows[idx[cut]])   # the ids' hash_fn values, kept by the index
+        keys = self.lexical.hashes_of(rows)   # the ids' hash_fn values, kept by the index
         conn = tracker.conn()
         final, factor = self.engine._final(conn, keys, rel[cut], intents, self.engine.feedback.all_states(conn))
-        order = sorted(range(cut.size), key=lambda j: (-int(tier[cut[j]]), -float(final[j]), ids[j]))[:top_k]
+        order = _first(tier[cut], final, lambda j: ids_of[rows[j]], top_k)
         entries = tracker.memories.get_many(conn, [int(keys[j]) for j in order])
         # each hit's similarity is its cosine, also outside the vector pool the first stage took
         qvec = self.lexical.query_vector(query)
@@ -282,6 +305,18 @@ class LaneHybrid:
         return [self.engine._hit(entries[int(keys[j])], float(final[j]), float(sim), intents, float(factor[j]),
                                  relevance=float(rel[cut[j]]))
                 for j, sim in zip(order, sims.tolist()) if int(keys[j]) in entries]
+
+
+def _first(tier: np.ndarray, final: np.ndarray, id_of: Any, k: int) -> list[int]:
+    """The `k` first positions by working-path tier, then final score (both descending), then id (`id_of`):
+    numpy orders by the two numbers; only the ones tied with the k-th on both are then ordered by id."""
+    order = np.lexsort((-final, ~tier))
+    end = min(k, order.size)
+    if 0 < end < order.size:
+        last = order[end - 1]
+        while end < order.size and tier[order[end]] == tier[last] and final[order[end]] == final[last]:
+            end += 1
+    return sorted(order[:end].tolist(), key=lambda j: (-int(tier[j]), -float(final[j]), id_of(j)))[:k]
 
 
 def _best(score: np.ndarray, among: np.ndarray, k: int) -> np.ndarray:
