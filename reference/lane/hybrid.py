@@ -27,7 +27,9 @@ The seed's steps, each kept:
    best first, ties by id; memories injected in the session are left out.
 
 `features` exposes step 2's parts so that the calibration can fit `LANE` from
-one replay.
+one replay. A search asks for them with `depth` (step 4's): only the rows that
+can be among a tier's `depth` most relevant get them (`_reachable`: an exact
+bound, so the answers are those over every candidate; README "Search cost").
 """
 from __future__ import annotations
 
