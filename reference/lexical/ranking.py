@@ -26,12 +26,15 @@ import numpy as np
 from reference.lexical.expansion import expand, named_files, spread
 from reference.lexical.index import LexicalIndex
 from reference.lexical.params import LexicalParams
-from reference.lexical.recency import recency_prior
+from reference.lexical.recency import recency_tail
 
 
 def _normalised(x: np.ndarray) -> np.ndarray:
+    """`x` divided by its best (in place: callers hand in a fresh array)."""
     best = x.max(initial=0.0)
-    return x / best if best > 0.0 else x
+    if best > 0.0:
+        x /= best
+    return x
 
 
 def first_stage(index: LexicalIndex, query: str, params: LexicalParams,
@@ -59,23 +62,29 @@ def hybrid_scores(index: LexicalIndex, query: str, params: LexicalParams,
         shared = expand(index, s, params.expand_top, mask, params.expand_norm)
     if params.named_top > 0 and params.named_weight > 0.0:
         named = spread(index, named_files(index, query, params.named_top), s.size)
+    start = 0
     if params.recency_weight > 0.0:
-        prior = recency_prior(s.size, params.recency_scale, index.ticks())
-    fused = fuse(s, shared, named, prior, params)
+        start, prior = recency_tail(s.size, params.recency_scale, index.ticks())
+    fused = fuse(s, shared, named, prior, params, start, in_place=True)
     return fused if every else np.where(mask, fused, -np.inf)
 
 
 def fuse(first: np.ndarray, shared: np.ndarray | None, named: np.ndarray | None, prior: np.ndarray | None,
-         params: LexicalParams) -> np.ndarray:
+         params: LexicalParams, start: int = 0, in_place: bool = False) -> np.ndarray:
     """first + expand_weight x shared + named_weight x named, then + recency_weight x prior where that sum is
-    positive (None: a part left out). The calibration fits the weights over cached parts with this function."""
-    s = first
+    positive (None: a part left out). The calibration fits the weights over cached parts with this function.
+
+    `prior` may cover only the rows from `start` on (`recency_tail`: it is 0 before). With `in_place` the sums
+    are made in `first` (a caller's fresh array); the floats are those of the copying form either way.
+    """
+    s = first if in_place else first.copy()
     if shared is not None:
-        s = s + params.expand_weight * shared
+        s += params.expand_weight * shared
     if named is not None:
-        s = s + params.named_weight * named
+        s += params.named_weight * named
     if prior is not None:
-        s = s + params.recency_weight * prior * (s > 0.0)
+        tail = s[start:]
+        tail += params.recency_weight * prior * (tail > 0.0)
     return s
 
 
