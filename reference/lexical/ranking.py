@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from reference.lexical.expansion import expand, named_files, spread
+from reference.lexical.expansion import entity_weights, named_files, spread
 from reference.lexical.index import LexicalIndex
 from reference.lexical.params import LexicalParams
 from reference.lexical.recency import recency_tail
@@ -58,10 +58,13 @@ def hybrid_scores(index: LexicalIndex, query: str, params: LexicalParams,
     every = allowed is None and index.live == index.rows   # no row to rule out: no mask to build or apply
     mask = None if every else index.alive() if allowed is None else (index.alive() & allowed)
     shared = named = prior = None
+    # a part with no entity to spread adds 0.0 to every row: it is left out rather than added as zeros
     if params.expand_top > 0 and params.expand_weight > 0.0:
-        shared = expand(index, s, params.expand_top, mask, params.expand_norm)
+        weights = entity_weights(index, s, params.expand_top, mask, params.expand_norm)
+        shared = spread(index, weights, s.size) if weights else None
     if params.named_top > 0 and params.named_weight > 0.0:
-        named = spread(index, named_files(index, query, params.named_top), s.size)
+        files = named_files(index, query, params.named_top)
+        named = spread(index, files, s.size) if files else None
     start = 0
     if params.recency_weight > 0.0:
         start, prior = recency_tail(s.size, params.recency_scale, index.ticks())
