@@ -13,6 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+# How the recency prior joins the rest of the score (`ranking.with_prior`): "multiply" is seed 001's decay,
+# score x (1 + recency_weight x prior); "add" is score + recency_weight x prior where the score is positive.
+RECENCY_FORMS = ("multiply", "add")
+
 
 @dataclass(frozen=True)
 class LexicalParams:
@@ -29,6 +33,12 @@ class LexicalParams:
     named_weight: float = 0.0      # weight of the normalised expansion through those files
     recency_weight: float = 0.0    # weight of the recency prior
     recency_scale: float = 50.0    # memories ago at which the prior has fallen to 1/e
+    recency_form: str = "multiply"  # how the prior joins the score (ranking.with_prior): seed 001's x (1 + w x prior)
+
+    def __post_init__(self) -> None:
+        if self.recency_form not in RECENCY_FORMS:
+            raise ValueError(f"LexicalParams.recency_form must be one of {', '.join(RECENCY_FORMS)}, "
+                             f"got {self.recency_form!r}")
 
     def with_(self, **changes) -> "LexicalParams":
         return replace(self, **changes)
@@ -42,7 +52,8 @@ MOMENT = 600.0
 SEED = LexicalParams()
 # fitted by `python3 -m bench.calibrate` (bench/calibrate_lexical.py) on the history calibration split
 TUNED = LexicalParams(k1=3.0, b=0.1, max_share=1.0, vector_weight=0.1, expand_top=8, expand_weight=3.0,
-                      expand_norm=0.5, named_top=10, named_weight=1.0, recency_weight=1.6, recency_scale=20.0)
+                      expand_norm=0.5, named_top=10, named_weight=1.0, recency_weight=1.6, recency_scale=20.0,
+                      recency_form="add")
 
 
 def params_for(store) -> LexicalParams:

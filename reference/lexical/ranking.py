@@ -11,10 +11,12 @@
    weighted by score / entity count ** `expand_norm` x idf, summed per row,
    normalised, x `expand_weight`; plus `named_weight` x the same sum over
    the `named_top` files whose paths the query names (`named_files`).
-3. Recency prior (`recency.py`): `recency_weight` x exp(-memories_ago / `recency_scale`),
-   ages counted in write moments (`LexicalIndex.ticks`), added only where steps
-   1-2 found evidence (score > 0): it orders what was found, it never makes a
-   memory that nothing matched a hit.
+3. Recency prior (`recency.py`): exp(-memories_ago / `recency_scale`), ages
+   counted in write moments (`LexicalIndex.ticks`), joined in `recency_form`
+   (`with_prior`): seed 001's score x (1 + `recency_weight` x prior), or
+   score + `recency_weight` x prior where steps 1-2 found evidence (score > 0).
+   Either way it orders what was found; it never makes a memory that nothing
+   matched a hit.
 
 Each part is a reusable function (the rankers, Memory Lane and project
 memory call them); `params.py` holds the fitted values.
@@ -67,16 +69,26 @@ def hybrid_scores(index: LexicalIndex, query: str, params: LexicalParams,
 
 def fuse(first: np.ndarray, shared: np.ndarray | None, named: np.ndarray | None, prior: np.ndarray | None,
          params: LexicalParams) -> np.ndarray:
-    """first + expand_weight x shared + named_weight x named, then + recency_weight x prior where that sum is
-    positive (None: a part left out). The calibration fits the weights over cached parts with this function."""
+    """first + expand_weight x shared + named_weight x named, then the prior joined by `with_prior` (None: a
+    part left out). The calibration fits the weights over cached parts with this function."""
     s = first
     if shared is not None:
         s = s + params.expand_weight * shared
     if named is not None:
         s = s + params.named_weight * named
     if prior is not None:
-        s = s + params.recency_weight * prior * (s > 0.0)
+        s = with_prior(s, prior, params)
     return s
+
+
+def with_prior(s: np.ndarray, prior: np.ndarray, params: LexicalParams) -> np.ndarray:
+    """`s` with the recency prior (same shape) joined in `params.recency_form`: "multiply" (seed 001's decay)
+    s x (1 + recency_weight x prior); "add" s + recency_weight x prior where s > 0. Either way a row with no
+    evidence (s 0) stays 0; multiplied, the prior scales each score by at most 1 + recency_weight, so it cannot
+    reorder matches whose scores differ by more than that factor (one more query word), where added it can."""
+    if params.recency_form == "multiply":
+        return s * (1.0 + params.recency_weight * prior)
+    return s + params.recency_weight * prior * (s > 0.0)
 
 
 def top_rows(scores: np.ndarray, k: int, ids: list[str], positive: bool = True) -> list[tuple[int, float]]:
