@@ -13,10 +13,10 @@ them), then `reference.lexical.ranking.hybrid_scores`. The fit is joint over the
 three datasets (a constant tuned to one repository would be tuned to it): the
 mean nDCG@10 over the six blame and history scenarios, by stages over a small
 fixed grid (BM25 k1 x b; then the vector weight; then expansion depth x weight;
-then the recency prior's weight x scale, the prior added; ...; then the four
-fusion weights jointly under each form of the prior, added or seed 001's
-multiplied, which chooses the form), each stage keeping the best of the
-previous ones. A gain smaller than one query's share is a tie; ties go to the
+then the files the query names; then the recency prior's weight x scale, the
+prior added; the write moment; stop words; then the four fusion weights jointly
+under each form of the prior, added or seed 001's multiplied, which chooses the
+form), each stage keeping the best of the previous ones. A gain smaller than one query's share is a tie; ties go to the
 value nearest the seed's (FTS5's k1 1.2 and b 0.75; seed 001's vector weight 0.6 / 0.4 = 1.5 of the
 keyword's; no expansion, no prior: the seeds have neither; the prior multiplied, seed 001's decay). The files task's constants are fitted after
 these, by bench/calibrate_files.py.
