@@ -11,10 +11,12 @@
    weighted by score / entity count ** `expand_norm` x idf, summed per row,
    normalised, x `expand_weight`; plus `named_weight` x the same sum over
    the `named_top` files whose paths the query names (`named_files`).
-3. Recency prior (`recency.py`): `recency_weight` x exp(-memories_ago / `recency_scale`),
-   ages counted in write moments (`LexicalIndex.ticks`), added only where steps
-   1-2 found evidence (score > 0): it orders what was found, it never makes a
-   memory that nothing matched a hit.
+3. Recency prior (`recency.py`): exp(-memories_ago / `recency_scale`), ages
+   counted in write moments (`LexicalIndex.ticks`), joined in `recency_form`
+   (`with_prior`): seed 001's score x (1 + `recency_weight` x prior), or
+   score + `recency_weight` x prior where steps 1-2 found evidence (score > 0).
+   Either way it orders what was found; it never makes a memory that nothing
+   matched a hit.
 
 Each part is a reusable function (the rankers, Memory Lane and project
 memory call them); `params.py` holds the fitted values.
@@ -74,11 +76,12 @@ def hybrid_scores(index: LexicalIndex, query: str, params: LexicalParams,
 
 def fuse(first: np.ndarray, shared: np.ndarray | None, named: np.ndarray | None, prior: np.ndarray | None,
          params: LexicalParams, start: int = 0, in_place: bool = False) -> np.ndarray:
-    """first + expand_weight x shared + named_weight x named, then + recency_weight x prior where that sum is
-    positive (None: a part left out). The calibration fits the weights over cached parts with this function.
+    """first + expand_weight x shared + named_weight x named, then the prior joined by `with_prior` (None: a
+    part left out). The calibration fits the weights over cached parts with this function.
 
-    `prior` may cover only the rows from `start` on (`recency_tail`: it is 0 before). With `in_place` the sums
-    are made in `first` (a caller's fresh array); the floats are those of the copying form either way.
+    `prior` may cover only the rows from `start` on (`recency_tail`: it is 0 before, where either form leaves
+    the score as it is). With `in_place` the sums are made in `first` (a caller's fresh array); the floats are
+    those of the copying form either way.
     """
     s = first if in_place else first.copy()
     if shared is not None:
@@ -86,9 +89,18 @@ def fuse(first: np.ndarray, shared: np.ndarray | None, named: np.ndarray | None,
     if named is not None:
         s += params.named_weight * named
     if prior is not None:
-        tail = s[start:]
-        tail += params.recency_weight * prior * (tail > 0.0)
+        s[start:] = with_prior(s[start:], prior, params)
     return s
+
+
+def with_prior(s: np.ndarray, prior: np.ndarray, params: LexicalParams) -> np.ndarray:
+    """`s` with the recency prior (same shape) joined in `params.recency_form`: "multiply" (seed 001's decay)
+    s x (1 + recency_weight x prior); "add" s + recency_weight x prior where s > 0. Either way a row with no
+    evidence (s 0) stays 0; multiplied, the prior scales each score by at most 1 + recency_weight, so it cannot
+    reorder matches whose scores differ by more than that factor (one more query word), where added it can."""
+    if params.recency_form == "multiply":
+        return s * (1.0 + params.recency_weight * prior)
+    return s + params.recency_weight * prior * (s > 0.0)
 
 
 def top_rows(scores: np.ndarray, k: int, ids: list[str], positive: bool = True) -> list[tuple[int, float]]:

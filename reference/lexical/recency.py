@@ -8,10 +8,11 @@ Memories written at the same moment are equally recent: with the index's
 write-time ticks (`LexicalIndex.ticks`) a row's age is the number of later
 moments, so a batch of notes written at once gets one prior (no order to
 speak of: the prior then changes no ranking), and a commit's hunks count as
-one write. This is the decay part of seed 001's hybrid, as a prior added to the score
-rather than seed 001's `score x relevance` (a multiplication cannot lift a
-recent memory the keyword side missed; a prior can). Removed rows count as
-written (their numbers stay), which the prior does not need to be exact about.
+one write. This is the decay part of seed 001's hybrid; how it joins the score
+(seed 001's multiplication, score x (1 + w x prior), or added where the score
+is positive) is `LexicalParams.recency_form`, applied by `ranking.with_prior`
+and fitted by the calibration. Removed rows count as written (their numbers
+stay), which the prior does not need to be exact about.
 """
 from __future__ import annotations
 

@@ -116,12 +116,13 @@ def test_fuse_in_place_over_the_prior_tail_is_the_copying_sum():
         assert np.array_equal(full[start:], tail) and not full[:start].any()
         first = np.where(rng.random(ticks.size) < 0.5, rng.random(ticks.size), 0.0)
         shared, named = rng.random(ticks.size), np.where(rng.random(ticks.size) < 0.1, 1.0, 0.0)
-        plain = fuse(first, shared, named, full, TUNED)
-        kept = first.copy()
-        assert np.array_equal(fuse(first, shared, named, full, TUNED), plain)
-        assert np.array_equal(first, kept)                     # the copying form leaves its input alone
-        got = fuse(first, shared, named, tail, TUNED, start, in_place=True)
-        assert got is first and got.tobytes() == plain.tobytes()
+        for params in (TUNED.with_(recency_form="multiply"), TUNED.with_(recency_form="add")):
+            plain = fuse(first, shared, named, full, params)
+            kept = first.copy()
+            assert np.array_equal(fuse(first, shared, named, full, params), plain)
+            assert np.array_equal(first, kept)                     # the copying form leaves its input alone
+            got = fuse(kept, shared, named, tail, params, start, in_place=True)
+            assert got is kept and got.tobytes() == plain.tobytes()
 
 
 def test_layer_kept_scores_are_read_only_and_follow_writes(tmp_path):
