@@ -3,7 +3,8 @@
 Run by `python3 -m bench.calibrate_lexical` after the lexical fit, whose parameters the files ranking uses
 for its commit scores: each `<data>-files-calibration` scenario is replayed as `project_locate_files`
 answers it (the commits recorded before each query, `reference.lexical.files.file_scores`), and
-`FileParams` is fitted by stages over small fixed grids, ties going to the smallest values.
+`FileParams` is fitted by stages over small fixed grids, ties going to the smallest values; the file documents
+(`text_weight`) last, so the stages before it are those fitted before it existed.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from statistics import fmean
 FILE_TOP_GRID, FILE_PATH_GRID, FILE_RECENCY_GRID = (10, 20, 50, 100), (0.0, 0.25, 0.5, 1.0), (0.0, 0.1, 0.3, 0.5)
 FILE_NORM_GRID, FILE_POWER_GRID = (0.5, 1.0), (1.0, 2.0)
 FILE_SCALE_GRID = (20.0, 50.0, 100.0, 200.0)   # the file recency prior's scale, in commits
+FILE_TEXT_GRID = (0.0, 0.1, 0.25, 0.5, 1.0)     # the file documents' BM25 weight (0: the part left out)
 
 
 @dataclass
@@ -57,7 +59,7 @@ def evaluate_files(st: FileStream, params, fparams, moment: float | None = None)
                 continue
             row = index.add(ev[1], ev[2], ev[4])
             touched.append(ev[3])
-            files.note(row, ev[3])
+            files.note(row, ev[3], index.terms(row))
         else:
             scores = hybrid_scores(index, ev[1], params.with_(vector_weight=0.0))
             ranked = file_scores(index, files, ev[1], scores, fparams, lambda r: touched[r])
@@ -66,8 +68,9 @@ def evaluate_files(st: FileStream, params, fparams, moment: float | None = None)
 
 
 def fit_files(streams: list[FileStream], params, out=sys.stdout, moment: float | None = None):
-    """`FileParams` by stages (history depth x path weight; history share x power; file recency weight x scale);
-    printed. Ties go to the smallest values (sqrt share and power 1 first: the values before the stage)."""
+    """`FileParams` by stages (history depth x path weight; history share x power; file recency weight x scale;
+    the file documents' weight); printed. Ties go to the smallest values (sqrt share and power 1 first: the
+    values before the stage; no file documents)."""
     from reference.lexical.params import FileParams
     tie = 1.0 / sum(sum(1 for e in st.events if e[0] == "query") for st in streams)
     fp = FileParams(recency_weight=0.0)
@@ -76,7 +79,8 @@ def fit_files(streams: list[FileStream], params, out=sys.stdout, moment: float |
                          ("files: history share per file x score power",
                           [{"history_norm": n, "history_power": pw} for n in FILE_NORM_GRID for pw in FILE_POWER_GRID]),
                          ("files: recency weight x scale", [{"recency_weight": w, "recency_scale": s}
-                                                            for w in FILE_RECENCY_GRID for s in FILE_SCALE_GRID])):
+                                                            for w in FILE_RECENCY_GRID for s in FILE_SCALE_GRID]),
+                         ("files: file documents' BM25 weight", [{"text_weight": w} for w in FILE_TEXT_GRID])):
         print(f"\n## {title}\n| setting | mean nDCG@10 | " + " | ".join(st.name for st in streams) + " |\n"
               + "|---" * (2 + len(streams)) + "|", file=out)
         scored = []

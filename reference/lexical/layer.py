@@ -93,7 +93,7 @@ class LexicalLayer:
             return
         row = self.index.add(memory_id, text, time)
         self._files_of.append(named)
-        self.files.note(row, named)
+        self.files.note(row, named, self.index.terms(row))
         if row >= self._hashes.size:
             self._hashes = np.concatenate([self._hashes, np.zeros(self._hashes.size, dtype=np.uint64)])
         self._hashes[row] = key_hash

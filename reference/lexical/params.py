@@ -71,6 +71,7 @@ class FileParams:
     b: float = 0.75
     history_norm: float = 0.5      # a memory's score is shared among its files: / (file count ** history_norm)
     history_power: float = 1.0     # each memory passes its score ** history_power
+    text_weight: float = 0.0       # BM25 of the query over each file's document (the words of its memories)
 
     def with_(self, **changes) -> "FileParams":
         return replace(self, **changes)
@@ -78,4 +79,4 @@ class FileParams:
 
 # fitted by bench/calibrate_lexical.py on the files task's calibration split (with TUNED for the memories)
 FILES_TUNED = FileParams(top=50, path_weight=0.5, recency_weight=0.5, recency_scale=50.0, history_norm=1.0,
-                         history_power=2.0)
+                         history_power=2.0, text_weight=0.25)
