@@ -14,10 +14,11 @@ A file's score (`FileParams`, fitted on the files task's calibration split):
 - text: + `text_weight` x BM25 of the query over each file's document, divided by the best: the distinct
   terms of every memory that touched the file, a term counted once a memory (the file as the sum of its
   history, as the BM25 baseline ranks files; unlike `history`, every past memory counts, not the `top`);
+  only the memories `memory_scores` allows (finite: a removed memory or one a branch filter leaves out is
+  -inf there) make the documents;
 - recency: + `recency_weight` x exp(-write moments since the file was last touched / `recency_scale`).
-Only files with history, path or text evidence are ranked; ties by path. Paths, last touches and file
-documents hold every memory noted (a removed memory or a branch filter does not take its words back out;
-`history` alone follows the memory scores, which do).
+Only files with history, path or text evidence are ranked; ties by path. The path index and the last
+touches hold every memory noted (a removed memory or one a branch filter leaves out still counts there).
 """
 from __future__ import annotations
 
@@ -33,45 +34,84 @@ from reference.lexical.terms import index_terms
 
 class FileIndex:
     """The files the indexed memories touched: a BM25 index over their paths, the row that last touched each,
-    and each file's document (the terms of the memories that touched it)."""
+    and each row's files and distinct term count (the file documents' BM25 reads the memories' postings)."""
 
     def __init__(self) -> None:
         self.paths = LexicalIndex()
         self.last: dict[str, int] = {}
-        self.postings: dict[str, dict[str, int]] = {}   # term -> {file: memories touching it that hold the term}
-        self.length: dict[str, int] = {}                 # file -> its document's length (terms summed)
-        self._total = 0
+        self.names: list[str] = []             # file id -> path
+        self._id: dict[str, int] = {}          # path -> file id
+        self._starts: list[int] = [0]          # row r's files are _flat[_starts[r]:_starts[r + 1]]
+        self._flat: list[int] = []
+        self._nterms: list[int] = []           # row -> its distinct terms (the length it adds to each file)
+        self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def note(self, row: int, files: tuple[str, ...] | list[str], terms: tuple[str, ...] = ()) -> None:
-        """Memory `row` touched `files` (rows in write order, as the LexicalIndex numbers them); `terms`: its
-        distinct terms (`LexicalIndex.terms(row)`), added to each file's document."""
+        """Memory `row` touched `files` (rows in write order, as the LexicalIndex numbers them; a row never
+        noted touched none); `terms`: its distinct terms (`LexicalIndex.terms(row)`), the length it adds to
+        each file's document."""
+        while len(self._nterms) < row:          # rows never noted: no files
+            self._starts.append(len(self._flat))
+            self._nterms.append(0)
         for f in files:
             if f not in self.paths.row_of:
                 self.paths.add(f, f)
             self.last[f] = max(row, self.last.get(f, row))
-            if terms:
-                self.length[f] = self.length.get(f, 0) + len(terms)
-                self._total += len(terms)
-                for t in terms:
-                    docs = self.postings.setdefault(t, {})
-                    docs[f] = docs.get(f, 0) + 1
+            if f not in self._id:
+                self._id[f] = len(self.names)
+                self.names.append(f)
+        if row == len(self._nterms):
+            self._flat.extend(self._id[f] for f in files)
+            self._starts.append(len(self._flat))
+            self._nterms.append(len(terms))
+            self._arrays = None
 
-    def text_scores(self, query: str, k1: float, b: float) -> dict[str, float]:
-        """File -> BM25 (Lucene's idf, as `LexicalIndex.bm25`) of `query` over the file documents; files the
-        query's terms miss are left out."""
-        n = len(self.length)
-        out: dict[str, float] = {}
-        if n == 0:
-            return out
-        avg = self._total / n
+    def _csr(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if self._arrays is None:
+            self._arrays = (np.asarray(self._starts, dtype=np.int64), np.asarray(self._flat, dtype=np.int64),
+                            np.asarray(self._nterms, dtype=np.float64))
+        return self._arrays
+
+    def text_scores(self, index: LexicalIndex, query: str, visible: np.ndarray, k1: float,
+                    b: float) -> dict[str, float]:
+        """File -> BM25 of `query` over the file documents built from the rows where `visible` (bool by row)
+        holds: a file's document is the distinct terms of every visible memory that touched it (a term counted
+        once a memory), its length their sum; N and df count files; Lucene's idf as `LexicalIndex.bm25`. Files
+        the query's terms miss are left out."""
+        starts, flat, nterms = self._csr()
+        n = min(nterms.size, visible.size)
+        if n == 0 or not self.names:
+            return {}
+        rows = np.flatnonzero(visible[:n])
+        fids, owner = _files_of_rows(starts, flat, rows)
+        length = np.bincount(fids, weights=nterms[owner], minlength=len(self.names))
+        docs = int(np.count_nonzero(length))
+        if docs == 0:
+            return {}
+        norm = k1 * (1.0 - b + b * length / (length.sum() / docs))
+        acc = np.zeros(len(self.names))
         for t in dict.fromkeys(index_terms(query)):
-            docs = self.postings.get(t)
-            if not docs:
+            post = index.postings.get(t)
+            if post is None or not post.live:
                 continue
-            idf = math.log(1.0 + (n - len(docs) + 0.5) / (len(docs) + 0.5))
-            for f, tf in docs.items():
-                out[f] = out.get(f, 0.0) + idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * self.length[f] / avg))
-        return out
+            r = post.rows()
+            r = r[r < n]
+            tf = np.bincount(_files_of_rows(starts, flat, r[visible[r]])[0], minlength=len(self.names))
+            hit = np.flatnonzero(tf)
+            if hit.size:
+                idf = math.log(1.0 + (docs - hit.size + 0.5) / (hit.size + 0.5))
+                acc[hit] += idf * tf[hit] * (k1 + 1.0) / (tf[hit] + norm[hit])
+        return {self.names[i]: float(acc[i]) for i in np.flatnonzero(acc > 0.0).tolist()}
+
+
+def _files_of_rows(starts: np.ndarray, flat: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the file ids the `rows` touched, the row of each), concatenated in row order."""
+    lo, counts = starts[rows], starts[rows + 1] - starts[rows]
+    total = int(counts.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    offsets = np.repeat(lo - (np.cumsum(counts) - counts), counts) + np.arange(total)
+    return flat[offsets], np.repeat(rows, counts)
 
 
 def file_scores(index: LexicalIndex, files: FileIndex, query: str, memory_scores: np.ndarray, p: FileParams,
@@ -97,7 +137,7 @@ def file_scores(index: LexicalIndex, files: FileIndex, query: str, memory_scores
                 f = files.paths.ids[r]
                 score[f] = score.get(f, 0.0) + p.path_weight * float(ps[r]) / top
     if p.text_weight > 0.0:
-        ts = files.text_scores(query, p.k1, p.b)
+        ts = files.text_scores(index, query, np.isfinite(memory_scores), p.k1, p.b)
         top = max(ts.values(), default=0.0)
         if top > 0.0:
             for f, v in ts.items():
