@@ -62,7 +62,7 @@ def evaluate_files(st: FileStream, params, fparams, moment: float | None = None)
     from reference.lexical.files import FileIndex, file_scores
     from reference.lexical.index import LexicalIndex
     from reference.lexical.ranking import hybrid_scores
-    from bench.calibrate_lexical import VECTOR_POOL
+    from reference.lexical.layer import VECTOR_POOL
     index = LexicalIndex() if moment is None else LexicalIndex(moment=moment)
     files, touched, out, rowvec, ci, qi = FileIndex(), [], [], [], -1, -1
     for ev in st.events:
