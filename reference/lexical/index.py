@@ -141,6 +141,10 @@ class LexicalIndex:
         """Int64 by row: the row's write-time tick (non-decreasing; module doc)."""
         return self._ticks[: self.rows]
 
+    def terms(self, row: int) -> tuple[str, ...]:
+        """The distinct terms of row `row`'s text, in first-seen order (a removed row keeps them)."""
+        return self._terms[row]
+
     def idf(self, term: str, entity: bool = False) -> float:
         """Lucene's idf of `term` (of an entity, with `entity`) among live rows (0.0 if unknown or empty)."""
         post = (self.entity_postings if entity else self.postings).get(term)

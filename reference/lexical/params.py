@@ -73,7 +73,7 @@ RERANK_WEIGHT = 0.1
 @dataclass(frozen=True)
 class FileParams:
     """File localisation (`files.py`): history depth, share and power, path BM25 weight and its k1 / b, file
-    recency."""
+    recency, the file documents' weight, and the cosine weight of the memory scores the history reads."""
 
     top: int = 50
     path_weight: float = 0.5
@@ -83,11 +83,13 @@ class FileParams:
     b: float = 0.75
     history_norm: float = 0.5      # a memory's score is shared among its files: / (file count ** history_norm)
     history_power: float = 1.0     # each memory passes its score ** history_power
+    text_weight: float = 0.0       # BM25 of the query over each file's document (the words of its memories)
+    vector_weight: float = 0.0     # the memory scores' cosine part (LexicalParams.vector_weight) for this task
 
     def with_(self, **changes) -> "FileParams":
         return replace(self, **changes)
 
 
 # fitted by bench/calibrate_lexical.py on the files task's calibration split (with TUNED for the memories)
-FILES_TUNED = FileParams(top=50, path_weight=0.5, recency_weight=0.5, recency_scale=50.0, history_norm=1.0,
-                         history_power=2.0)
+FILES_TUNED = FileParams(top=50, path_weight=0.25, recency_weight=0.3, recency_scale=50.0, history_norm=1.0,
+                         history_power=2.0, text_weight=0.25, vector_weight=0.5)
