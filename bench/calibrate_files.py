@@ -3,7 +3,10 @@
 Run by `python3 -m bench.calibrate_lexical` after the lexical fit, whose parameters the files ranking uses
 for its commit scores: each `<data>-files-calibration` scenario is replayed as `project_locate_files`
 answers it (the commits recorded before each query, `reference.lexical.files.file_scores`), and
-`FileParams` is fitted by stages over small fixed grids, ties going to the smallest values.
+`FileParams` is fitted by stages over small fixed grids, ties going to the smallest values; the file documents
+(`text_weight`), then the memory scores' cosine part (`vector_weight`, the query's hashing-v1 cosine with the
+100 nearest commits, as the store's vector cache gives them) last, so the stages before them are those fitted
+before they existed.
 """
 from __future__ import annotations
 
@@ -12,9 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import fmean
 
+import numpy as np
+
 FILE_TOP_GRID, FILE_PATH_GRID, FILE_RECENCY_GRID = (10, 20, 50, 100), (0.0, 0.25, 0.5, 1.0), (0.0, 0.1, 0.3, 0.5)
 FILE_NORM_GRID, FILE_POWER_GRID = (0.5, 1.0), (1.0, 2.0)
 FILE_SCALE_GRID = (20.0, 50.0, 100.0, 200.0)   # the file recency prior's scale, in commits
+FILE_TEXT_GRID = (0.0, 0.1, 0.25, 0.5, 1.0)     # the file documents' BM25 weight (0: the part left out)
+FILE_VECTOR_GRID = (0.0, 0.1, 0.2, 0.3, 0.5, 1.0)   # the memory scores' cosine weight (hashing-v1, top 100)
 
 
 @dataclass
@@ -23,6 +30,8 @@ class FileStream:
 
     name: str
     events: list[tuple] = field(default_factory=list)   # ("commit", id, text, files, time) | ("query", text, grades)
+    vectors: np.ndarray | None = None    # hashing-v1 embedding of each commit event's text, in event order
+    qvectors: np.ndarray | None = None   # of each query event's text, in event order
 
 
 def load_file_stream(path: Path, oracle_root: Path | None = None) -> FileStream:
@@ -40,6 +49,10 @@ def load_file_stream(path: Path, oracle_root: Path | None = None) -> FileStream:
             now = max(now, float(a.get("time") or now))   # a commit memory is written at its commit's time
             files = list(a.get("files") or [])
             st.events.append(("commit", step.alias, f"{a['message']}\n\nFiles changed: {', '.join(files)}", files, now))
+    from reference.embed import HashingEmbedder
+    emb = HashingEmbedder()
+    st.vectors = emb.embed([e[2] for e in st.events if e[0] == "commit"])
+    st.qvectors = emb.embed([e[1] for e in st.events if e[0] == "query"])
     return st
 
 
@@ -49,25 +62,35 @@ def evaluate_files(st: FileStream, params, fparams, moment: float | None = None)
     from reference.lexical.files import FileIndex, file_scores
     from reference.lexical.index import LexicalIndex
     from reference.lexical.ranking import hybrid_scores
+    from reference.lexical.layer import VECTOR_POOL
     index = LexicalIndex() if moment is None else LexicalIndex(moment=moment)
-    files, touched, out = FileIndex(), [], []
+    files, touched, out, rowvec, ci, qi = FileIndex(), [], [], [], -1, -1
     for ev in st.events:
         if ev[0] == "commit":
+            ci += 1
             if ev[1] in index.row_of:
                 continue
             row = index.add(ev[1], ev[2], ev[4])
             touched.append(ev[3])
-            files.note(row, ev[3])
+            rowvec.append(ci)
+            files.note(row, ev[3], index.terms(row))
         else:
-            scores = hybrid_scores(index, ev[1], params.with_(vector_weight=0.0))
+            qi += 1
+            vector = None
+            if fparams.vector_weight > 0.0 and rowvec:   # the store's vector cache: the VECTOR_POOL nearest
+                cos = st.vectors[rowvec] @ st.qvectors[qi]
+                near = np.argsort(-cos, kind="stable")[:VECTOR_POOL]
+                vector = (near, cos[near])
+            scores = hybrid_scores(index, ev[1], params.with_(vector_weight=fparams.vector_weight), vector)
             ranked = file_scores(index, files, ev[1], scores, fparams, lambda r: touched[r])
             out.append(ndcg([f"file:{f}" for f, _ in ranked[:10]], ev[2], 10))
     return fmean(out) if out else 0.0
 
 
 def fit_files(streams: list[FileStream], params, out=sys.stdout, moment: float | None = None):
-    """`FileParams` by stages (history depth x path weight; history share x power; file recency weight x scale);
-    printed. Ties go to the smallest values (sqrt share and power 1 first: the values before the stage)."""
+    """`FileParams` by stages (history depth x path weight; history share x power; file recency weight x scale;
+    the file documents' weight; the memory scores' cosine weight); printed. Ties go to the smallest values
+    (sqrt share and power 1 first: the values before the stage; no file documents; no cosine part)."""
     from reference.lexical.params import FileParams
     tie = 1.0 / sum(sum(1 for e in st.events if e[0] == "query") for st in streams)
     fp = FileParams(recency_weight=0.0)
@@ -76,7 +99,10 @@ def fit_files(streams: list[FileStream], params, out=sys.stdout, moment: float |
                          ("files: history share per file x score power",
                           [{"history_norm": n, "history_power": pw} for n in FILE_NORM_GRID for pw in FILE_POWER_GRID]),
                          ("files: recency weight x scale", [{"recency_weight": w, "recency_scale": s}
-                                                            for w in FILE_RECENCY_GRID for s in FILE_SCALE_GRID])):
+                                                            for w in FILE_RECENCY_GRID for s in FILE_SCALE_GRID]),
+                         ("files: file documents' BM25 weight", [{"text_weight": w} for w in FILE_TEXT_GRID]),
+                         ("files: the memory scores' cosine weight (hashing-v1, the 100 nearest)",
+                          [{"vector_weight": w} for w in FILE_VECTOR_GRID])):
         print(f"\n## {title}\n| setting | mean nDCG@10 | " + " | ".join(st.name for st in streams) + " |\n"
               + "|---" * (2 + len(streams)) + "|", file=out)
         scored = []

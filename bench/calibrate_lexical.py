@@ -13,10 +13,12 @@ them), then `reference.lexical.ranking.hybrid_scores`. The fit is joint over the
 three datasets (a constant tuned to one repository would be tuned to it): the
 mean nDCG@10 over the six blame and history scenarios, by stages over a small
 fixed grid (BM25 k1 x b; then the vector weight; then expansion depth x weight;
-then the recency prior's weight x scale), each stage keeping the best of the
-previous ones. A gain smaller than one query's share is a tie; ties go to the
+then the files the query names; then the recency prior's weight x scale, the
+prior added; the write moment; stop words; then the four fusion weights jointly
+under each form of the prior, added or seed 001's multiplied, which chooses the
+form), each stage keeping the best of the previous ones. A gain smaller than one query's share is a tie; ties go to the
 value nearest the seed's (FTS5's k1 1.2 and b 0.75; seed 001's vector weight 0.6 / 0.4 = 1.5 of the
-keyword's; no expansion, no prior: the seeds have neither). The files task's constants are fitted after
+keyword's; no expansion, no prior: the seeds have neither; the prior multiplied, seed 001's decay). The files task's constants are fitted after
 these, by bench/calibrate_files.py.
 """
 from __future__ import annotations
@@ -231,7 +233,9 @@ def fit(streams: list[Stream], out=sys.stdout):
         print(f"chosen: {c} ({m:.4f}; best {top:.4f})", file=out)
         return p
 
-    p = SEED.with_(vector_weight=0.0)   # BM25 alone first
+    # BM25 alone first; the stages fit the prior added (the form they were first fitted in), the joint fit
+    # at the end refits the weights under each form and chooses the form
+    p = SEED.with_(vector_weight=0.0, recency_form="add")
     p = stage("BM25 k1 x b", [{"k1": k, "b": b} for k in K1_GRID for b in B_GRID], p,
               lambda c: (abs(c["k1"] - SEED.k1) + abs(c["b"] - SEED.b)))
     p = stage("vector weight (hashing-v1 cosine, top 100)", [{"vector_weight": v} for v in VECTOR_GRID], p,
@@ -302,33 +306,47 @@ def fit(streams: list[Stream], out=sys.stdout):
 
 def fit_fusion(streams: list[Stream], p, tie: float, out=sys.stdout, moment: float | None = None):
     """The fusion weights jointly (expansion, named files, recency weight x scale) over cached parts, the
-    depths and the first stage as the stages chose; the best ten printed; ties keep the staged choice."""
+    depths and the first stage as the stages chose, under each form of the prior (`ranking.with_prior`); the
+    best ten of each printed; within a form ties keep the staged weights; between the forms a gain under one
+    query's share is a tie and ties go to the seed's form (seed 001 multiplies: `RECENCY_FORMS[0]`)."""
+    from reference.lexical.params import RECENCY_FORMS
     cached = [parts_of(st, p.with_(named_top=p.named_top or NAMED_TOP_GRID[1]), moment) for st in streams]
     keys = ("expand_weight", "named_weight", "recency_weight", "recency_scale")
-    scored = {}
-    for e in FUSION_EXPAND_GRID:
-        for n in FUSION_NAMED_GRID:
-            for r in FUSION_RECENCY_GRID:
-                for sc in (FUSION_SCALE_GRID if r else (FUSION_SCALE_GRID[0],)):
-                    c = dict(zip(keys, (e, n, r, sc)))
-                    scored[tuple(c.values())] = fused_ndcg(cached, p.with_(**c))
     staged = tuple(getattr(p, k) for k in keys)
-    scored.setdefault(staged, fused_ndcg(cached, p))
-    print("\n## fusion weights jointly: expansion x named files x recency weight x scale (best 10)\n"
-          "| setting | mean nDCG@10 | " + " | ".join(st.name for st in streams) + " |\n"
-          + "|---" * (2 + len(streams)) + "|", file=out)
-    ranked = sorted(scored, key=lambda k: -scored[k][0])
-    for k in ranked[:10] + ([staged] if staged not in ranked[:10] else []):
-        mean, per = scored[k]
-        print(f"| {dict(zip(keys, k))} | {mean:.4f} | " + " | ".join(f"{x:.3f}" for x in per) + " |", file=out)
-    best = scored[ranked[0]][0]
-    chosen = staged if best - scored[staged][0] <= tie else ranked[0]
-    c = dict(zip(keys, chosen))
+    by_form = {}
+    for form in RECENCY_FORMS:
+        scored = {}
+        for e in FUSION_EXPAND_GRID:
+            for n in FUSION_NAMED_GRID:
+                for r in FUSION_RECENCY_GRID:
+                    for sc in (FUSION_SCALE_GRID if r else (FUSION_SCALE_GRID[0],)):
+                        c = dict(zip(keys, (e, n, r, sc)))
+                        scored[tuple(c.values())] = fused_ndcg(cached, p.with_(**c, recency_form=form))
+        scored.setdefault(staged, fused_ndcg(cached, p.with_(recency_form=form)))
+        print(f"\n## fusion weights jointly, prior {form}: expansion x named files x recency weight x scale "
+              "(best 10)\n| setting | mean nDCG@10 | " + " | ".join(st.name for st in streams) + " |\n"
+              + "|---" * (2 + len(streams)) + "|", file=out)
+        ranked = sorted(scored, key=lambda k: -scored[k][0])
+        for k in ranked[:10] + ([staged] if staged not in ranked[:10] else []):
+            mean, per = scored[k]
+            print(f"| {dict(zip(keys, k))} | {mean:.4f} | " + " | ".join(f"{x:.3f}" for x in per) + " |", file=out)
+        best = scored[ranked[0]][0]
+        chosen = staged if best - scored[staged][0] <= tie else ranked[0]
+        by_form[form] = (scored[chosen][0], chosen)
+        print(f"best with the prior {form}: {dict(zip(keys, chosen))} ({scored[chosen][0]:.4f}; best {best:.4f}; "
+              "ties keep the staged choice)", file=out)
+    seed_form = RECENCY_FORMS[0]
+    top = max(m for m, _ in by_form.values())
+    form = seed_form if top - by_form[seed_form][0] <= tie else max(by_form, key=lambda f: by_form[f][0])
+    c = dict(zip(keys, by_form[form][1]), recency_form=form)
     if c["named_weight"] == 0.0:
         c["named_top"] = 0
     elif not p.named_top:
         c["named_top"] = NAMED_TOP_GRID[1]
-    print(f"chosen: {c} ({scored[chosen][0]:.4f}; best {best:.4f}; ties keep the staged choice)", file=out)
+    print("\n## recency form: how the prior joins the score\n" + "\n".join(
+        f"- {f}: {m:.4f}" for f, (m, _) in by_form.items())
+        + f"\nchosen: {c} ({by_form[form][0]:.4f}; a gain under one query's share ({tie:.4f}) is a tie; ties go to "
+        f"the seed's form, {seed_form})", file=out)
     return p.with_(**c)
 
 

@@ -16,8 +16,8 @@ The seed's steps, each kept:
    first-stage hits (`expansion.expand`), plus `named_weight` x the expansion
    through the files the query names (`expansion.named_files`, weight as the
    lexical ranking's), plus `recency_weight` x the recency prior
-   (`recency.recency_prior`, where the rest is positive). `LANE` holds the weights, fitted on the
-   calibration split (`python3 -m bench.calibrate_lane`).
+   (`recency.recency_prior`, where the rest is positive: `ranking.with_prior`,
+   form "add"). `LANE` holds the weights, fitted on the calibration split (`python3 -m bench.calibrate_lane`).
 3. **Floor.** A candidate with keyword or shared-file evidence passes; one
    found by the embedder alone must reach the seed's semantic floor (the
    entity floor inside an entity filter). As in search.py, an explicit
@@ -46,12 +46,14 @@ from reference.lane.search import LaneHit, LaneResult, LaneSearch
 from reference.lexical.expansion import entity_weights, named_files, spread
 from reference.lexical.layer import LexicalLayer
 from reference.lexical.params import TUNED, LexicalParams
-from reference.lexical.ranking import first_stage
+from reference.lexical.ranking import first_stage, with_prior
 from reference.lexical.recency import recency_prior
 
 # fitted by `python3 -m bench.calibrate_lane` on the calibration split (it prints the grid and the choice);
-# k1, b and the corpus stop-word share are the lexical index's own (`TUNED`, bench/calibrate_lexical.py)
-LANE = TUNED.with_(vector_weight=0.1, expand_top=8, expand_weight=1.5, expand_norm=0.5, recency_weight=1.2, recency_scale=20.0)
+# k1, b and the corpus stop-word share are the lexical index's own (`TUNED`, bench/calibrate_lexical.py);
+# the prior added, the form these weights were fitted in (only bench/calibrate_lexical.py fits the form)
+LANE = TUNED.with_(vector_weight=0.1, expand_top=8, expand_weight=1.5, expand_norm=0.5, recency_weight=1.2,
+                   recency_scale=20.0, recency_form="add")
 DEPTH = 100   # candidates of each tier the factors re-rank (set a priori; the factors lie in [0.2, 1.27])
 
 
@@ -80,7 +82,7 @@ class Features:
         if p.recency_weight > 0.0:
             if prior is None:
                 prior = recency_prior(self.n_rows, p.recency_scale, self.ticks)
-            rel = rel + p.recency_weight * prior[self.rows] * (rel > 0)
+            rel = with_prior(rel, prior[self.rows], p)
         return rel
 
 
@@ -200,13 +202,14 @@ def _reachable(lex: np.ndarray, ok: np.ndarray, every: bool, p: LexicalParams, p
     """Rows of `ok` (bool by row; `every`: all rows are) that can be among the `depth` most relevant of them,
     leaving aside the rows with a cosine, shared-file or named-file part (the caller adds those).
 
-    Outside those rows a row's relevance is `pre` = lex + recency_weight * prior * (lex > 0), the same floats
+    Outside those rows a row's relevance is `pre` = `with_prior(lex, prior, p)`, the same floats
     `Features.relevance` computes (the other parts are 0.0 there and add nothing); inside them it is at least
-    `pre` (every part is >= 0). The depth-th best `pre` of every 16th row of `ok`, t, is then at most the
-    depth-th best relevance, so a row outside those rows with `pre` below t is below the depth best and their
-    ties: only rows with `pre` >= t are kept (every row with keyword evidence when the sample holds fewer than
-    `depth`). `pre` <= lex + recency_weight (the prior is at most 1), so only the rows whose `lex` passes
-    that bound (with a margin far above rounding) get their `pre` computed."""
+    `pre` (every part is >= 0, and either form of the prior keeps the order). The depth-th best `pre` of every
+    16th row of `ok`, t, is then at most the depth-th best relevance, so a row outside those rows with `pre`
+    below t is below the depth best and their ties: only rows with `pre` >= t are kept (every row with keyword
+    evidence when the sample holds fewer than `depth`). The prior is at most 1, so `pre` <= lex + recency_weight
+    added, lex x (1 + recency_weight) multiplied: only the rows whose `lex` passes that bound (with a margin
+    far above rounding) get their `pre` computed."""
     rw = p.recency_weight   # `prior` is given when rw > 0
     dom = None
     if not every and np.count_nonzero(ok) * _SPARSE < ok.size:      # a narrow filter: walk its rows
@@ -214,15 +217,19 @@ def _reachable(lex: np.ndarray, ok: np.ndarray, every: bool, p: LexicalParams, p
         lex, prior, every = lex[dom], (prior[dom] if rw > 0.0 else None), True
 
     def pre(at: Any) -> np.ndarray:
-        x = lex[at]
-        return x + rw * prior[at] * (x > 0) if rw > 0.0 else x
+        return with_prior(lex[at], prior[at], p) if rw > 0.0 else lex[at]
 
     sample = pre(slice(None, None, _STRIDE))
     if not every:
         sample = sample[ok[::_STRIDE]]
     sample = sample[sample > 0.0]
     t = np.partition(sample, sample.size - depth)[sample.size - depth] if sample.size >= depth else None
-    hit = lex > 0.0 if t is None else lex >= (t - rw) - 1e-9 * (t + rw)
+    if t is None:
+        hit = lex > 0.0
+    elif rw > 0.0 and p.recency_form == "multiply":
+        hit = lex >= t / (1.0 + rw) * (1.0 - 1e-9)
+    else:
+        hit = lex >= (t - rw) - 1e-9 * (t + rw)
     rows = np.flatnonzero(hit if every else hit & ok)
     if t is not None:
         rows = rows[pre(rows) >= t]

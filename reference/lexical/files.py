@@ -1,6 +1,6 @@
 """Which files a task will touch: code-aware BM25 over file paths plus the scores of the memories that touched them.
 
-    files = FileIndex()                      # kept beside a LexicalIndex: `note(row, files)` per memory
+    files = FileIndex()                      # kept beside a LexicalIndex: `note(row, files, index.terms(row))`
     ranked = file_scores(index, files, "add --csv to insert", memory_scores, FILES_TUNED)
 
 A file's score (`FileParams`, fitted on the files task's calibration split):
@@ -11,8 +11,14 @@ A file's score (`FileParams`, fitted on the files task's calibration split):
   touching many files says less about each); divided by the best;
 - path: + `path_weight` x BM25 of the query over the file's path terms
   (`sqlite_utils/cli.py` -> `sqlite_utils/cli.py`, `sqlit`, `util`, `cli`, `py`), divided by the best;
+- text: + `text_weight` x BM25 of the query over each file's document, divided by the best: the distinct
+  terms of every memory that touched the file, a term counted once a memory (the file as the sum of its
+  history, as the BM25 baseline ranks files; unlike `history`, every past memory counts, not the `top`);
+  only the memories `memory_scores` allows (finite: a removed memory or one a branch filter leaves out is
+  -inf there) make the documents;
 - recency: + `recency_weight` x exp(-write moments since the file was last touched / `recency_scale`).
-Only files with history or path evidence are ranked; ties by path.
+Only files with history, path or text evidence are ranked; ties by path. The path index and the last
+touches hold every memory noted (a removed memory or one a branch filter leaves out still counts there).
 """
 from __future__ import annotations
 
@@ -23,21 +29,83 @@ import numpy as np
 from reference.lexical.index import LexicalIndex
 from reference.lexical.params import FileParams
 from reference.lexical.ranking import top_rows
+from reference.lexical.terms import index_terms
 
 
 class FileIndex:
-    """The files the indexed memories touched: a BM25 index over their paths, and the row that last touched each."""
+    """The files the indexed memories touched: a BM25 index over their paths, the row that last touched each,
+    and each row's files and distinct term count (the file documents' BM25 reads the memories' postings)."""
 
     def __init__(self) -> None:
         self.paths = LexicalIndex()
         self.last: dict[str, int] = {}
+        self.names: list[str] = []             # file id -> path
+        self._id: dict[str, int] = {}          # path -> file id
+        self._flat: list[int] = []             # one entry per (row, file touched): the file id ...
+        self._owner: list[int] = []            # ... and the row
+        self._nterms: list[int] = []           # row -> its distinct terms (the length it adds to each file)
+        self._arrays = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0))   # the lists so far
 
-    def note(self, row: int, files: tuple[str, ...] | list[str]) -> None:
-        """Memory `row` touched `files` (rows in write order, as the LexicalIndex numbers them)."""
+    def note(self, row: int, files: tuple[str, ...] | list[str], terms: tuple[str, ...] = ()) -> None:
+        """Memory `row` touched `files` (rows in write order, as the LexicalIndex numbers them; a row never
+        noted touched none); `terms`: its distinct terms (`LexicalIndex.terms(row)`), the length it adds to
+        each file's document."""
+        while len(self._nterms) < row:          # rows never noted: no files
+            self._nterms.append(0)
         for f in files:
             if f not in self.paths.row_of:
                 self.paths.add(f, f)
             self.last[f] = max(row, self.last.get(f, row))
+            if f not in self._id:
+                self._id[f] = len(self.names)
+                self.names.append(f)
+        if row == len(self._nterms):
+            self._flat.extend(self._id[f] for f in files)
+            self._owner.extend([row] * len(files))
+            self._nterms.append(len(terms))
+
+    def _csr(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(file id, row) of every entry and each row's term count as arrays: only what was noted since the last
+        call is converted (a search after one write at 100k memories copies the arrays, ~0.1 ms, not the lists)."""
+        flat, owner, nterms = self._arrays
+        if flat.size < len(self._flat) or nterms.size < len(self._nterms):
+            self._arrays = (np.concatenate([flat, np.asarray(self._flat[flat.size:], dtype=np.int64)]),
+                            np.concatenate([owner, np.asarray(self._owner[owner.size:], dtype=np.int64)]),
+                            np.concatenate([nterms, np.asarray(self._nterms[nterms.size:], dtype=np.float64)]))
+        return self._arrays
+
+    def text_scores(self, index: LexicalIndex, query: str, visible: np.ndarray, k1: float,
+                    b: float) -> dict[str, float]:
+        """File -> BM25 of `query` over the file documents built from the rows where `visible` (bool by row)
+        holds: a file's document is the distinct terms of every visible memory that touched it (a term counted
+        once a memory), its length their sum; N and df count files; Lucene's idf as `LexicalIndex.bm25`. Files
+        the query's terms miss are left out."""
+        flat, owner, nterms = self._csr()
+        n = min(nterms.size, visible.size)
+        if n == 0 or not self.names:
+            return {}
+        vis = np.zeros(nterms.size, dtype=bool)
+        vis[:n] = visible[:n]
+        seen = vis[owner]                       # the (row, file) entries of visible rows
+        length = np.bincount(flat[seen], weights=nterms[owner[seen]], minlength=len(self.names))
+        docs = int(np.count_nonzero(length))
+        if docs == 0:
+            return {}
+        norm = k1 * (1.0 - b + b * length / (length.sum() / docs))
+        acc = np.zeros(len(self.names))
+        for t in dict.fromkeys(index_terms(query)):
+            post = index.postings.get(t)
+            if post is None or not post.live:
+                continue
+            r = post.rows()
+            held = np.zeros(nterms.size, dtype=bool)
+            held[r[r < n]] = True
+            tf = np.bincount(flat[seen & held[owner]], minlength=len(self.names))
+            hit = np.flatnonzero(tf)
+            if hit.size:
+                idf = math.log(1.0 + (docs - hit.size + 0.5) / (hit.size + 0.5))
+                acc[hit] += idf * tf[hit] * (k1 + 1.0) / (tf[hit] + norm[hit])
+        return {self.names[i]: float(acc[i]) for i in np.flatnonzero(acc > 0.0).tolist()}
 
 
 def file_scores(index: LexicalIndex, files: FileIndex, query: str, memory_scores: np.ndarray, p: FileParams,
@@ -62,6 +130,12 @@ def file_scores(index: LexicalIndex, files: FileIndex, query: str, memory_scores
             for r in np.flatnonzero(ps > 0.0).tolist():
                 f = files.paths.ids[r]
                 score[f] = score.get(f, 0.0) + p.path_weight * float(ps[r]) / top
+    if p.text_weight > 0.0:
+        ts = files.text_scores(index, query, np.isfinite(memory_scores), p.k1, p.b)
+        top = max(ts.values(), default=0.0)
+        if top > 0.0:
+            for f, v in ts.items():
+                score[f] = score.get(f, 0.0) + p.text_weight * v / top
     if p.recency_weight > 0.0 and p.recency_scale > 0.0 and index.rows:
         ticks = index.ticks()           # ages in write moments, as recency.py counts them
         now = int(ticks[-1])

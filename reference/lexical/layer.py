@@ -93,7 +93,7 @@ class LexicalLayer:
             return
         row = self.index.add(memory_id, text, time)
         self._files_of.append(named)
-        self.files.note(row, named)
+        self.files.note(row, named, self.index.terms(row))
         if row >= self._hashes.size:
             self._hashes = np.concatenate([self._hashes, np.zeros(self._hashes.size, dtype=np.uint64)])
         self._hashes[row] = key_hash
@@ -222,10 +222,13 @@ class LexicalLayer:
     def locate(self, query: str, params: LexicalParams, fparams: FileParams, k: int,
                allowed: np.ndarray | None = None) -> list[tuple[str, float]]:
         """`files.file_scores`: the `k` files most likely touched by the work `query` describes, (path, score)
-        best first, from the memories among the key hashes `allowed` (all when None; e.g. a branch filter)."""
+        best first, from the memories among the key hashes `allowed` (all when None; e.g. a branch filter),
+        scored by `params` with `fparams.vector_weight` for their cosine part (the `VECTOR_POOL` nearest)."""
+        vector = self.vector(query, allowed) if fparams.vector_weight > 0.0 else None
         with self._lock:
             self.sync()   # before the rows are counted for `allowed`
-            scores = self.scores(query, params.with_(vector_weight=0.0), None, self.allowed_rows(allowed))
+            scores = self.scores(query, params.with_(vector_weight=fparams.vector_weight), vector,
+                                 self.allowed_rows(allowed))
             return file_scores(self.index, self.files, query, scores, fparams, self._files_of.__getitem__)[:k]
 
     def vector(self, query: str, allowed: np.ndarray | None, pool: int = VECTOR_POOL) -> tuple[np.ndarray, np.ndarray]:

@@ -5,13 +5,18 @@ bench.calibrate`) fits it on the calibration split of all three history
 datasets jointly (commits at positions divisible by 10, never scored) over a
 small fixed grid and prints what it chose; the values below are those it
 printed. `SEED` is what the seeds give: FTS5's bm25 (k1 1.2, b 0.75), no
-expansion, no recency prior (seed 001 decays by multiplying, `knowledge/hybrid.py`), seed 001's
+expansion, no recency prior (seed 001 decays by multiplying, `knowledge/hybrid.py`, the form
+`recency_form` defaults to), seed 001's
 0.6 vector / 0.4 keyword as a vector weight of 1.5,
 so reports can show the seed-default figure beside the tuned one.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+
+# How the recency prior joins the rest of the score (`ranking.with_prior`): "multiply" is seed 001's decay,
+# score x (1 + recency_weight x prior); "add" is score + recency_weight x prior where the score is positive.
+RECENCY_FORMS = ("multiply", "add")
 
 
 @dataclass(frozen=True)
@@ -29,6 +34,12 @@ class LexicalParams:
     named_weight: float = 0.0      # weight of the normalised expansion through those files
     recency_weight: float = 0.0    # weight of the recency prior
     recency_scale: float = 50.0    # memories ago at which the prior has fallen to 1/e
+    recency_form: str = "multiply"  # how the prior joins the score (ranking.with_prior): seed 001's x (1 + w x prior)
+
+    def __post_init__(self) -> None:
+        if self.recency_form not in RECENCY_FORMS:
+            raise ValueError(f"LexicalParams.recency_form must be one of {', '.join(RECENCY_FORMS)}, "
+                             f"got {self.recency_form!r}")
 
     def with_(self, **changes) -> "LexicalParams":
         return replace(self, **changes)
@@ -41,8 +52,9 @@ MOMENT = 600.0
 
 SEED = LexicalParams()
 # fitted by `python3 -m bench.calibrate` (bench/calibrate_lexical.py) on the history calibration split
-TUNED = LexicalParams(k1=3.0, b=0.1, max_share=1.0, vector_weight=0.1, expand_top=8, expand_weight=3.0,
-                      expand_norm=0.5, named_top=10, named_weight=1.0, recency_weight=1.6, recency_scale=20.0)
+TUNED = LexicalParams(k1=3.0, b=0.1, max_share=1.0, vector_weight=0.1, expand_top=8, expand_weight=2.0,
+                      expand_norm=0.5, named_top=10, named_weight=1.0, recency_weight=0.7, recency_scale=20.0,
+                      recency_form="multiply")
 
 
 def params_for(store) -> LexicalParams:
@@ -55,13 +67,13 @@ def params_for(store) -> LexicalParams:
 # best candidates: how many, and the weight of the normalised cosine beside the normalised lexical score.
 # Fitted with TUNED by bench/calibrate_lexical.py; the seed re-ranks every filtered memory by cosine alone.
 RERANK_CANDIDATES = 20
-RERANK_WEIGHT = 0.2
+RERANK_WEIGHT = 0.1
 
 
 @dataclass(frozen=True)
 class FileParams:
     """File localisation (`files.py`): history depth, share and power, path BM25 weight and its k1 / b, file
-    recency."""
+    recency, the file documents' weight, and the cosine weight of the memory scores the history reads."""
 
     top: int = 50
     path_weight: float = 0.5
@@ -71,11 +83,13 @@ class FileParams:
     b: float = 0.75
     history_norm: float = 0.5      # a memory's score is shared among its files: / (file count ** history_norm)
     history_power: float = 1.0     # each memory passes its score ** history_power
+    text_weight: float = 0.0       # BM25 of the query over each file's document (the words of its memories)
+    vector_weight: float = 0.0     # the memory scores' cosine part (LexicalParams.vector_weight) for this task
 
     def with_(self, **changes) -> "FileParams":
         return replace(self, **changes)
 
 
 # fitted by bench/calibrate_lexical.py on the files task's calibration split (with TUNED for the memories)
-FILES_TUNED = FileParams(top=50, path_weight=0.5, recency_weight=0.5, recency_scale=50.0, history_norm=1.0,
-                         history_power=2.0)
+FILES_TUNED = FileParams(top=50, path_weight=0.25, recency_weight=0.3, recency_scale=50.0, history_norm=1.0,
+                         history_power=2.0, text_weight=0.25, vector_weight=0.5)

@@ -11,10 +11,12 @@
    weighted by score / entity count ** `expand_norm` x idf, summed per row,
    normalised, x `expand_weight`; plus `named_weight` x the same sum over
    the `named_top` files whose paths the query names (`named_files`).
-3. Recency prior (`recency.py`): `recency_weight` x exp(-memories_ago / `recency_scale`),
-   ages counted in write moments (`LexicalIndex.ticks`), added only where steps
-   1-2 found evidence (score > 0): it orders what was found, it never makes a
-   memory that nothing matched a hit.
+3. Recency prior (`recency.py`): exp(-memories_ago / `recency_scale`), ages
+   counted in write moments (`LexicalIndex.ticks`), joined in `recency_form`
+   (`with_prior`): seed 001's score x (1 + `recency_weight` x prior), or
+   score + `recency_weight` x prior where steps 1-2 found evidence (score > 0).
+   Either way it orders what was found; it never makes a memory that nothing
+   matched a hit.
 
 Each part is a reusable function (the rankers, Memory Lane and project
 memory call them); `params.py` holds the fitted values.
@@ -23,15 +25,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from reference.lexical.expansion import expand, named_files, spread
+from reference.lexical.expansion import entity_weights, named_files, spread
 from reference.lexical.index import LexicalIndex
 from reference.lexical.params import LexicalParams
-from reference.lexical.recency import recency_prior
+from reference.lexical.recency import recency_tail
 
 
 def _normalised(x: np.ndarray) -> np.ndarray:
+    """`x` divided by its best (in place: callers hand in a fresh array)."""
     best = x.max(initial=0.0)
-    return x / best if best > 0.0 else x
+    if best > 0.0:
+        x /= best
+    return x
 
 
 def first_stage(index: LexicalIndex, query: str, params: LexicalParams,
@@ -55,28 +60,47 @@ def hybrid_scores(index: LexicalIndex, query: str, params: LexicalParams,
     every = allowed is None and index.live == index.rows   # no row to rule out: no mask to build or apply
     mask = None if every else index.alive() if allowed is None else (index.alive() & allowed)
     shared = named = prior = None
+    # a part with no entity to spread adds 0.0 to every row: it is left out rather than added as zeros
     if params.expand_top > 0 and params.expand_weight > 0.0:
-        shared = expand(index, s, params.expand_top, mask, params.expand_norm)
+        weights = entity_weights(index, s, params.expand_top, mask, params.expand_norm)
+        shared = spread(index, weights, s.size) if weights else None
     if params.named_top > 0 and params.named_weight > 0.0:
-        named = spread(index, named_files(index, query, params.named_top), s.size)
+        files = named_files(index, query, params.named_top)
+        named = spread(index, files, s.size) if files else None
+    start = 0
     if params.recency_weight > 0.0:
-        prior = recency_prior(s.size, params.recency_scale, index.ticks())
-    fused = fuse(s, shared, named, prior, params)
+        start, prior = recency_tail(s.size, params.recency_scale, index.ticks())
+    fused = fuse(s, shared, named, prior, params, start, in_place=True)
     return fused if every else np.where(mask, fused, -np.inf)
 
 
 def fuse(first: np.ndarray, shared: np.ndarray | None, named: np.ndarray | None, prior: np.ndarray | None,
-         params: LexicalParams) -> np.ndarray:
-    """first + expand_weight x shared + named_weight x named, then + recency_weight x prior where that sum is
-    positive (None: a part left out). The calibration fits the weights over cached parts with this function."""
-    s = first
+         params: LexicalParams, start: int = 0, in_place: bool = False) -> np.ndarray:
+    """first + expand_weight x shared + named_weight x named, then the prior joined by `with_prior` (None: a
+    part left out). The calibration fits the weights over cached parts with this function.
+
+    `prior` may cover only the rows from `start` on (`recency_tail`: it is 0 before, where either form leaves
+    the score as it is). With `in_place` the sums are made in `first` (a caller's fresh array); the floats are
+    those of the copying form either way.
+    """
+    s = first if in_place else first.copy()
     if shared is not None:
-        s = s + params.expand_weight * shared
+        s += params.expand_weight * shared
     if named is not None:
-        s = s + params.named_weight * named
+        s += params.named_weight * named
     if prior is not None:
-        s = s + params.recency_weight * prior * (s > 0.0)
+        s[start:] = with_prior(s[start:], prior, params)
     return s
+
+
+def with_prior(s: np.ndarray, prior: np.ndarray, params: LexicalParams) -> np.ndarray:
+    """`s` with the recency prior (same shape) joined in `params.recency_form`: "multiply" (seed 001's decay)
+    s x (1 + recency_weight x prior); "add" s + recency_weight x prior where s > 0. Either way a row with no
+    evidence (s 0) stays 0; multiplied, the prior scales each score by at most 1 + recency_weight, so it cannot
+    reorder matches whose scores differ by more than that factor (one more query word), where added it can."""
+    if params.recency_form == "multiply":
+        return s * (1.0 + params.recency_weight * prior)
+    return s + params.recency_weight * prior * (s > 0.0)
 
 
 def top_rows(scores: np.ndarray, k: int, ids: list[str], positive: bool = True) -> list[tuple[int, float]]:

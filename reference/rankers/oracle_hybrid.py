@@ -19,8 +19,8 @@ values in reference/lexical/params.py `TUNED`):
   knowledge layer's stored `updates` / `extends` / `derives` relationships of
   the results (`include_related`, seed 001's enrichment: newer versions join,
   superseded ones are demoted);
-- temporal decay: a recency prior over the write order, counted in write moments and added only
-  where there is evidence (`reference/lexical/recency.py`);
+- temporal decay: a recency prior over the write order, counted in write moments, multiplying the
+  score as seed 001's decay does, score x (1 + w x prior) (`recency_form`, fitted; `reference/lexical/recency.py`);
   `min_relevance` still drops memories whose seed §4 relevance is below it.
 At the seeds' values (`reference:seed-defaults`) it is the seed's own hybrid
 search (`KnowledgeLayer.search`: FTS5 0.4 + vector 0.6, score x relevance).

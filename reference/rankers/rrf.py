@@ -73,8 +73,10 @@ class RRFRanker:
             # (tests/reference/rankers/test_rrf.py checks the two agree), so it is not computed twice
             fused = rrf([keyword, vector, vector], self.k)[: query.top_k]
             return hits_of(self.store, fused)
-        vec_list = self.store.memories.ranked_lists(query.text, flt, depth, keyword=False)[1]
         allowed = None if flt.empty else self.store.memories.candidates(flt)
+        # the embedding galaxybrain's re-rank reads too (kept by the lexical layer), and the filter looked up once
+        vec_list = self.store.memories.ranked_lists(query.text, flt, depth, keyword=False, allowed=allowed,
+                                                    qvec=self.lexical.query_vector(query.text))[1]
         keyword = [m for m, _ in self.lexical.ranked(query.text, self.params.with_(vector_weight=0.0), depth, allowed)]
         galaxy = [m for m, _ in self.galaxybrain.ranked_ids(query, depth)]
         fused = rrf([keyword, [m for m, _ in vec_list], galaxy], self.k)[: query.top_k]

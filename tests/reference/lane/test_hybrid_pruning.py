@@ -12,6 +12,7 @@ from reference.lane import MemoryLane
 from reference.lane import hybrid
 from reference.lane.hybrid import LANE, LaneHybrid, _best, _reachable
 from reference.lane.taxonomy import MemoryType
+from reference.lexical.ranking import with_prior
 from reference.lexical.recency import recency_prior
 from reference.store import MemoryStore
 
@@ -64,8 +65,11 @@ def _answers(lane, top_k):
 
 @pytest.mark.parametrize("depth", [3, 20, hybrid.DEPTH])
 @pytest.mark.parametrize("top_k", [1, 10])
-def test_pruned_features_give_the_answers_of_every_candidate(lane, monkeypatch, depth, top_k):
+@pytest.mark.parametrize("form", ["add", "multiply"])
+def test_pruned_features_give_the_answers_of_every_candidate(lane, monkeypatch, depth, top_k, form):
     monkeypatch.setattr(hybrid, "DEPTH", depth)
+    if form != LANE.recency_form:   # the prior's other form (seed 001's multiplication), the lexical ranking's
+        monkeypatch.setattr(lane.hybrid, "params", LANE.with_(recency_form=form, recency_weight=0.7))
     real = LaneHybrid.features
     sizes: list[tuple[int | None, int]] = []
 
@@ -108,10 +112,11 @@ def test_reachable_keeps_every_row_of_the_depth_best_and_their_ties(seed):
     lex = np.where(rng.random(n) < 0.6, np.round(rng.random(n), 2), 0.0)   # two decimals: many ties
     ticks = np.cumsum(rng.random(n) < 0.2)
     ok = rng.random(n) < (0.9 if seed % 2 else 0.05)   # a dense mask, or a narrow one (walked by its rows)
-    for rw, scale in ((LANE.recency_weight, LANE.recency_scale), (0.0, 1.0), (3.0, 500.0)):
-        p = LANE.with_(recency_weight=rw, recency_scale=scale)
+    for rw, scale, form in ((LANE.recency_weight, LANE.recency_scale, "add"), (0.0, 1.0, "add"),
+                            (3.0, 500.0, "add"), (0.7, 20.0, "multiply"), (3.0, 500.0, "multiply")):
+        p = LANE.with_(recency_weight=rw, recency_scale=scale, recency_form=form)
         prior = recency_prior(n, scale, ticks) if rw > 0.0 else None
-        rel = lex + rw * prior * (lex > 0) if rw > 0.0 else lex
+        rel = with_prior(lex, prior, p) if rw > 0.0 else lex
         for depth in (1, 7, 50):
             everyone = np.flatnonzero(ok & (lex > 0))
             want = everyone[_best(rel[everyone], np.arange(everyone.size), depth)]

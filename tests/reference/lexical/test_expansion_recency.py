@@ -45,12 +45,15 @@ def test_recency_prior_over_the_write_order():
 def test_pipeline_adds_the_parts_and_respects_the_filter():
     index = _index()
     p = LexicalParams(k1=1.2, b=0.5, vector_weight=0.0, expand_top=1, expand_weight=0.5,
-                      recency_weight=0.1, recency_scale=1.0)
+                      recency_weight=0.1, recency_scale=1.0, recency_form="add")
     s = hybrid_scores(index, "token refresh", p)
     bm = index.bm25("token refresh", 1.2, 0.5)
     want = bm / bm.max() + 0.5 * np.array([1.0, 1.0, 0.0, 0.0])
-    want = want + 0.1 * recency_prior(4, 1.0) * (want > 0)    # the prior only where there is evidence
-    assert s == pytest.approx(want)
+    assert s == pytest.approx(want + 0.1 * recency_prior(4, 1.0) * (want > 0))  # the prior only where there is evidence
+    # seed 001's form (the default): the same parts multiplied by 1 + weight x prior
+    multiplied = hybrid_scores(index, "token refresh", p.with_(recency_form="multiply"))
+    assert multiplied == pytest.approx(want * (1.0 + 0.1 * recency_prior(4, 1.0)))
+    assert LexicalParams().recency_form == "multiply"
     assert [r for r, _ in top_rows(s, 2, index.ids)] == [0, 1]
     masked = hybrid_scores(index, "token refresh", p, allowed=np.array([False, True, True, True]))
     # m0, the only keyword hit, is filtered out: nothing else has evidence, so nothing is a hit
@@ -79,7 +82,7 @@ def test_recency_counts_write_moments_so_a_batch_written_at_once_keeps_its_keywo
     the prior cannot reorder them (the synthetic `memory-lane` notes, a minute apart); rows written moments
     apart are ordered by the prior as before."""
     texts = ["auth session token refresh", "onboarding token"]
-    p = LexicalParams(k1=1.2, b=0.5, vector_weight=0.0, recency_weight=2.0, recency_scale=1.0)
+    p = LexicalParams(k1=1.2, b=0.5, vector_weight=0.0, recency_weight=2.0, recency_scale=1.0, recency_form="add")
     same, apart = LexicalIndex(moment=3600.0), LexicalIndex(moment=3600.0)
     for i, t in enumerate(texts):
         same.add(f"m{i}", t, 100.0 + 60 * i)
@@ -93,10 +96,30 @@ def test_recency_counts_write_moments_so_a_batch_written_at_once_keeps_its_keywo
 
 def test_the_prior_orders_evidence_and_never_makes_an_unmatched_memory_a_hit():
     index = _index()
-    p = LexicalParams(k1=1.2, b=0.5, vector_weight=0.0, recency_weight=1.0, recency_scale=5.0)
-    s = hybrid_scores(index, "token refresh", p)
-    assert s[0] > 0 and s[3] == 0.0      # m3, the newest, matched nothing: no prior, not a hit
-    assert [r for r, _ in top_rows(s, 10, index.ids)] == [0]
+    for form in ("add", "multiply"):
+        p = LexicalParams(k1=1.2, b=0.5, vector_weight=0.0, recency_weight=1.0, recency_scale=5.0, recency_form=form)
+        s = hybrid_scores(index, "token refresh", p)
+        assert s[0] > 0 and s[3] == 0.0      # m3, the newest, matched nothing: no prior, not a hit
+        assert [r for r, _ in top_rows(s, 10, index.ids)] == [0]
+
+
+def test_a_multiplied_prior_cannot_lift_a_newer_note_over_one_that_matches_another_query_word():
+    """The synthetic `memory-lane` regression: a note matching "auth" and "token", written a moment before one
+    matching "token" alone. Added at weight 2 the prior lifts the newer note over it; multiplied (seed 001's
+    form) it scales each score by at most 1 + weight, which does not bridge a whole query word here."""
+    index = LexicalIndex(moment=0.0)
+    for i, t in enumerate(["billing invoice rounding", "docs typo", "release notes", "auth token expiry",
+                           "onboarding token expiry"]):
+        index.add(f"m{i}", t, 100.0 * i)
+    q = "auth token"
+    p = LexicalParams(k1=1.2, b=0.5, vector_weight=0.0, recency_weight=2.0, recency_scale=1.0)
+    assert [r for r, _ in top_rows(hybrid_scores(index, q, p.with_(recency_form="add")), 5, index.ids)] == [4, 3]
+    assert [r for r, _ in top_rows(hybrid_scores(index, q, p.with_(recency_form="multiply")), 5, index.ids)] == [3, 4]
+
+
+def test_an_unknown_recency_form_is_refused():
+    with pytest.raises(ValueError, match="recency_form"):
+        LexicalParams(recency_form="max")
 
 
 def test_a_moment_is_counted_from_its_first_write():

@@ -48,3 +48,39 @@ def test_history_power_and_share_favour_the_best_memory_over_many_middling_ones(
     two[1].note(row, two[0].entities[row])
     got = dict(file_scores(two[0], two[1], "x", np.array([1.0, 0.6]), p.with_(history_norm=1.0)))
     assert got["src/x.py"] == pytest.approx(0.5 / 0.6) and got["src/z.py"] == 1.0
+
+
+def test_text_part_is_bm25_over_the_file_documents_of_the_visible_memories():
+    """A file's document is the distinct terms of every memory that touched it: a file no `top` memory reaches
+    still gets the query's BM25 over its document (by hand below); a memory `memory_scores` rules out (-inf: a
+    branch filter, a removal) adds nothing to any document."""
+    index, files, touched = LexicalIndex(), FileIndex(), [["a.py"], ["a.py", "b.py"], ["c.py"]]
+    for mid, text in [("m0", "csv export"), ("m1", "csv import"), ("m2", "fix the parser")]:
+        row = index.add(mid, text)
+        files.note(row, touched[row], index.terms(row))
+    p = FileParams(top=1, path_weight=0.0, recency_weight=0.0, text_weight=1.0)
+    scores = np.array([0.0, 0.0, 1.0])      # the one `top` memory touched c.py only
+
+    def ranked(scores, p):
+        return dict(file_scores(index, files, "csv import", scores, p, touched.__getitem__))
+    got = ranked(scores, p)
+    # documents: a.py = {csv, export} + {csv, import} (length 4), b.py = {csv, import} (2), c.py = {fix, parser} (2,
+    # "the" is a stop word); avg 8 / 3; N 3; csv in a, b (df 2), import in a, b (df 2); k1 1.2, b 0.75
+    idf = math.log(1.0 + (3 - 2 + 0.5) / (2 + 0.5))
+
+    def bm(tf, length):
+        return idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / (8 / 3)))
+
+    a, b = bm(2, 4) + bm(1, 4), bm(1, 2) + bm(1, 2)
+    assert got == pytest.approx({"c.py": 1.0, "a.py": a / max(a, b), "b.py": b / max(a, b)})
+    assert ranked(scores, p.with_(text_weight=0.0)) == {"c.py": 1.0}
+    hidden = ranked(np.array([0.0, -np.inf, 1.0]), p)      # m1 ruled out
+    assert "b.py" not in hidden and hidden["a.py"] == pytest.approx(1.0)                        # a.py from m0 alone
+
+
+def test_file_index_rows_never_noted_touch_nothing():
+    index, files = LexicalIndex(), FileIndex()
+    index.add("m0", "csv export")
+    row = index.add("m1", "csv import")
+    files.note(row, ["b.py"], index.terms(row))             # row 0 was never noted
+    assert files.text_scores(index, "csv", np.array([True, True]), 1.2, 0.75).keys() == {"b.py"}

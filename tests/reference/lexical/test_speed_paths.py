@@ -1,7 +1,8 @@
 """The fast paths of the lexical ranking give what the plain computations give, float for float.
 
-`top_rows`' sampled threshold and numpy sort, `bm25`'s kept posting weights, `Postings`' pending appends
-and `LexicalLayer`'s kept last answer each stand in for a plain computation (issue 27's latency work);
+`top_rows`' sampled threshold and numpy sort, `bm25`'s kept posting weights and dense common terms,
+`Postings`' pending appends, `fuse`'s in-place sums over the prior's tail and `LexicalLayer`'s kept last
+answer each stand in for a plain computation (issue 27's latency work);
 each is checked here against that plain computation, including after writes and removals.
 """
 from __future__ import annotations
@@ -15,7 +16,9 @@ from reference.lexical.index import LexicalIndex
 from reference.lexical.layer import LexicalLayer
 from reference.lexical.params import TUNED
 from reference.lexical.postings import Postings
-from reference.lexical.ranking import hybrid_scores, top_rows
+from reference.lexical import index as index_module
+from reference.lexical.ranking import fuse, hybrid_scores, top_rows
+from reference.lexical.recency import recency_prior, recency_tail
 from reference.store import MemoryStore
 
 
@@ -85,6 +88,41 @@ def test_bm25_kept_weights_follow_writes_and_removals():
         got = index.bm25("token cache refresh", k1, b)
         assert np.array_equal(got, fresh.bm25("token cache refresh", k1, b))
         assert got[3] == 0.0 and got[41] == 0.0 and got[42] > 0.0
+
+
+def test_bm25_dense_common_terms_sum_as_the_postings_do(monkeypatch):
+    # "token" is in every row, "cache" in 3/4, "item7" in one: the first two take the dense path
+    texts = [f"token {'cache ' * (i % 4 != 0)}refresh item{i % 50}" for i in range(400)]
+    index = LexicalIndex()
+    for i, t in enumerate(texts):
+        index.add(f"m{i}", t)
+    index.remove("m10")
+    query = "token cache item7 refresh"
+    dense = index.bm25(query, 1.2, 0.4)
+    assert any(key[3] for key in index._weights), "no term took the dense path"
+    monkeypatch.setattr(index_module, "DENSE_SHARE", float("inf"))    # every term through its postings
+    sparse = index.bm25(query, 1.2, 0.4)
+    assert not index._weights or not all(key[3] for key in index._weights)
+    assert np.array_equal(dense, sparse) and dense[10] == 0.0 and dense[7] > dense[8] > 0.0
+    assert dense.tobytes() == sparse.tobytes()
+
+
+def test_fuse_in_place_over_the_prior_tail_is_the_copying_sum():
+    rng = np.random.default_rng(5)
+    ticks = np.sort(rng.integers(0, 400, 3_000))
+    for scale in (0.0, 3.0, 20.0, 1e6):
+        start, tail = recency_tail(ticks.size, scale, ticks)
+        full = recency_prior(ticks.size, scale, ticks)
+        assert np.array_equal(full[start:], tail) and not full[:start].any()
+        first = np.where(rng.random(ticks.size) < 0.5, rng.random(ticks.size), 0.0)
+        shared, named = rng.random(ticks.size), np.where(rng.random(ticks.size) < 0.1, 1.0, 0.0)
+        for params in (TUNED.with_(recency_form="multiply"), TUNED.with_(recency_form="add")):
+            plain = fuse(first, shared, named, full, params)
+            kept = first.copy()
+            assert np.array_equal(fuse(first, shared, named, full, params), plain)
+            assert np.array_equal(first, kept)                     # the copying form leaves its input alone
+            got = fuse(kept, shared, named, tail, params, start, in_place=True)
+            assert got is kept and got.tobytes() == plain.tobytes()
 
 
 def test_layer_kept_scores_are_read_only_and_follow_writes(tmp_path):

@@ -85,3 +85,25 @@ def test_locate_names_history_files_as_the_commits_spell_them(store):
     paths = [h.meta["path"] for h in locate_files(project, "csv export readme docs", top_k=5)]
     assert {"README.md", ".github/workflows/Docs.yml"} <= set(paths)
     assert not {"readme.md", "github/workflows/docs.yml"} & set(paths)
+
+
+def test_locate_reads_the_memory_scores_cosine_part_at_the_files_vector_weight(store):
+    """`LexicalLayer.locate` scores the memories with `FileParams.vector_weight` for their cosine part (the
+    store's nearest memories), exactly as `files.file_scores` over `hybrid_scores` with that vector part."""
+    from reference.lexical.files import file_scores
+    from reference.lexical.layer import LexicalLayer
+    from reference.lexical.params import FILES_TUNED, TUNED
+    from reference.lexical.ranking import hybrid_scores
+    project = ProjectMemory.for_store(store)
+    for i, (msg, files) in enumerate([("Add the csv export command", ("cli.py", "docs/cli.rst")),
+                                      ("Exporting rows as csv is slow", ("db.py",)),
+                                      ("Fix table.insert_all on m2m", ("db.py", "tests/test_m2m.py"))]):
+        project.record_commit(CommitInfo(f"{i + 1:040x}", (), "main", i + 1, msg, "", files))
+    layer, query = LexicalLayer.for_store(store), "csv exports are slow"
+    without = layer.locate(query, TUNED, FILES_TUNED.with_(vector_weight=0.0), 10)
+    with_cos = layer.locate(query, TUNED, FILES_TUNED.with_(vector_weight=1.0), 10)
+    assert with_cos != without
+    scores = hybrid_scores(layer.index, query, TUNED.with_(vector_weight=1.0), layer.vector(query, None))
+    expect = file_scores(layer.index, layer.files, query, scores, FILES_TUNED.with_(vector_weight=1.0),
+                         layer._files_of.__getitem__)
+    assert with_cos == expect
