@@ -27,11 +27,12 @@ The seed's steps, each kept:
    best first, ties by id; memories injected in the session are left out.
 
 `features` exposes step 2's parts so that the calibration can fit `LANE` from
-one replay.
+one replay. A search asks for them with `depth` (step 4's): only the rows that
+can be among a tier's `depth` most relevant get them (`_reachable`: an exact
+bound, so the answers are those over every candidate; README "Search cost").
 """
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
@@ -42,7 +43,7 @@ from reference.lane.intent import detect_intents
 from reference.lane.paths import near_keys
 from reference.lane.resolver import Resolution
 from reference.lane.search import LaneHit, LaneResult, LaneSearch
-from reference.lexical.expansion import expand, named_files, spread
+from reference.lexical.expansion import entity_weights, named_files, spread
 from reference.lexical.layer import LexicalLayer
 from reference.lexical.params import TUNED, LexicalParams
 from reference.lexical.ranking import first_stage, with_prior
@@ -74,12 +75,38 @@ class Features:
     named: np.ndarray
     ticks: np.ndarray
 
-    def relevance(self, p: LexicalParams) -> np.ndarray:
-        """The lexical pipeline's score of each candidate under `p` (`ranking.fuse`, as `hybrid_scores`)."""
+    def relevance(self, p: LexicalParams, prior: np.ndarray | None = None) -> np.ndarray:
+        """The lexical pipeline's score of each candidate under `p` (`ranking.fuse`, as `hybrid_scores`);
+        `prior`: `recency_prior(n_rows, p.recency_scale, ticks)` when the caller keeps it (computed if None)."""
         rel = self.lexical + p.vector_weight * self.cosine + p.expand_weight * self.shared + p.named_weight * self.named
         if p.recency_weight > 0.0:
-            rel = with_prior(rel, recency_prior(self.n_rows, p.recency_scale, self.ticks)[self.rows], p)
+            if prior is None:
+                prior = recency_prior(self.n_rows, p.recency_scale, self.ticks)
+            rel = with_prior(rel, prior[self.rows], p)
         return rel
+
+
+class PriorCache:
+    """The recency prior by row of one index (`recency_prior` of its rows and ticks), kept while the number
+    of rows and the scale stay: a row's tick never changes once written, so neither does the prior."""
+
+    def __init__(self) -> None:
+        self._last: tuple[Any, int, float, np.ndarray] | None = None
+
+    def of(self, index: Any, n: int, scale: float) -> np.ndarray:
+        """`recency_prior(n, scale, index.ticks()[:n])`, read-only."""
+        last = self._last
+        if last is not None and last[0] is index and last[1] == n and last[2] == scale:
+            return last[3]
+        prior = recency_prior(n, scale, index.ticks()[:n])
+        prior.flags.writeable = False
+        self._last = (index, n, scale, prior)
+        return prior
+
+
+_NO_ROWS = np.zeros(0, dtype=np.int64)
+_STRIDE = 16     # _reachable's threshold sample: every 16th row
+_SPARSE = 8      # a filter keeping under 1/8 of the rows is walked by its rows, not by a mask of every row
 
 
 def _fit(mask: np.ndarray | None, n: int) -> np.ndarray:
@@ -90,34 +117,129 @@ def _fit(mask: np.ndarray | None, n: int) -> np.ndarray:
 
 
 def lane_features(layer: LexicalLayer, query: str, p: LexicalParams, allowed: np.ndarray | None,
-                  near: np.ndarray | None) -> Features:
+                  near: np.ndarray | None, depth: int | None = None, priors: PriorCache | None = None) -> Features:
     """Step 2's parts for the memories among the sorted key hashes `allowed` (None: all) that have keyword,
-    cosine or shared-file evidence, or are in `near` (sorted key hashes, e.g. the working paths' memories)."""
+    cosine or shared-file evidence, or are in `near` (sorted key hashes, e.g. the working paths' memories).
+
+    With `depth`, only the candidates that can be among the `depth` most relevant of their tier (every
+    `near` one; of the rest those `_reachable` keeps), so that each tier's `depth` best under `p` and
+    every tie with the depth-th are the same as among all candidates; `priors` keeps the recency prior."""
     vector = layer.vector(query, allowed) if p.vector_weight > 0.0 else None
     allowed_rows = layer.allowed_rows(allowed)
     index = layer.index
     lex = first_stage(index, query, p.with_(vector_weight=0.0))      # normalised code-aware BM25
     n = lex.size
     mask = _fit(index.alive(), n) & _fit(allowed_rows, n)
-    cos, raw = np.zeros(n), np.zeros(n)
+    vrows, vraw, vcos = _NO_ROWS, np.zeros(0), np.zeros(0)          # the vector pool: rows, cosine, normalised
     if vector is not None:
         rows, c = vector
         keep = (rows < n) & (c > 0)
-        rows, c = rows[keep], c[keep]
-        raw[rows] = c
-        if c.size:
-            cos[rows] = c / c.max()
-    first = lex + p.vector_weight * cos
-    shared = expand(index, first, p.expand_top, mask, p.expand_norm) if p.expand_top > 0 else np.zeros(n)
-    named = spread(index, named_files(index, query, p.named_top), n) if p.named_top > 0 else np.zeros(n)
-    entity = np.zeros(n, dtype=bool)
+        vrows, vraw = rows[keep], c[keep]
+        if vraw.size:
+            vcos = vraw / vraw.max()
+    seeds: dict[str, float] = {}    # `expansion.expand` in two steps, to know which rows it reaches
+    if p.expand_top > 0 and index.entity_postings:                  # (an index without entities has no seed)
+        first = lex.copy()
+        first[vrows] += p.vector_weight * vcos     # lex + vector_weight * cosine (0 outside the pool: lex itself)
+        seeds = entity_weights(index, first, p.expand_top, mask, p.expand_norm)
+    files = named_files(index, query, p.named_top) if p.named_top > 0 else {}
+    shared = spread(index, seeds, n) if seeds else None             # None: 0 at every row
+    named = spread(index, files, n) if files else None
+    erows = _NO_ROWS
     if near is not None and near.size:
         near_rows, _ = layer.rows_of([(k, 0.0) for k in near.tolist()])
-        entity[near_rows[near_rows < n]] = True
-        entity &= mask
-    rows = np.flatnonzero(mask & ((lex > 0) | (cos > 0) | (shared > 0) | (named > 0) | entity))
-    return Features(rows, lex[rows], cos[rows], shared[rows], raw[rows], entity[rows], n, named[rows],
-                    index.ticks()[:n])
+        erows = _union(near_rows[near_rows < n])
+        erows = erows[mask[erows]]
+
+    def parts(at: np.ndarray) -> tuple[np.ndarray, ...]:
+        """lex, cosine, shared, raw cosine, entity, named at the sorted rows `at`."""
+        zero = np.zeros(at.size)
+        return (lex[at], _placed(at, vrows, vcos), zero if shared is None else shared[at], _placed(at, vrows, vraw),
+                _placed(at, erows, np.ones(erows.size)) > 0, zero if named is None else named[at])
+
+    def evident(at: np.ndarray) -> np.ndarray:
+        lx, cs, sh, _, en, nm = parts(at)
+        return mask[at] & ((lx > 0) | (cs > 0) | (sh > 0) | (nm > 0) | en)
+
+    if depth is None:
+        rows = np.flatnonzero(mask)
+        rows = rows[evident(rows)]
+    else:
+        extra = _union(vrows, _holders(index, seeds, n), _holders(index, files, n))
+        prior = (priors or PriorCache()).of(index, n, p.recency_scale) if p.recency_weight > 0.0 else None
+        every = index.live == n and allowed_rows is None and erows.size == 0   # no row of the rest tier ruled out
+        ok = mask
+        if erows.size:
+            ok = mask.copy()
+            ok[erows] = False
+        rest = _reachable(lex, ok, every, p, prior, depth)
+        rows = _union(rest, extra[evident(extra)], erows)
+    lexical, cos, shared_at, raw, entity, named_at = parts(rows)
+    return Features(rows, lexical, cos, shared_at, raw, entity, n, named_at, index.ticks()[:n])
+
+
+def _placed(at: np.ndarray, rows: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """By position of the sorted distinct rows `at`: the value given for that row in (`rows`, `values`), else 0."""
+    out = np.zeros(at.size, dtype=values.dtype)
+    if rows.size and at.size:
+        pos = np.minimum(np.searchsorted(at, rows), at.size - 1)
+        hit = at[pos] == rows
+        out[pos[hit]] = values[hit]
+    return out
+
+
+def _holders(index: Any, weights: dict[str, float], n: int) -> np.ndarray:
+    """Rows (< n) holding an entity of positive weight: where `spread(index, weights, n)` may be nonzero."""
+    parts = [index.entity_postings[e].rows() for e, w in weights.items() if w > 0.0]
+    if not parts:
+        return _NO_ROWS
+    rows = np.concatenate(parts).astype(np.int64)
+    return rows[rows < n]
+
+
+def _reachable(lex: np.ndarray, ok: np.ndarray, every: bool, p: LexicalParams, prior: np.ndarray | None,
+               depth: int) -> np.ndarray:
+    """Rows of `ok` (bool by row; `every`: all rows are) that can be among the `depth` most relevant of them,
+    leaving aside the rows with a cosine, shared-file or named-file part (the caller adds those).
+
+    Outside those rows a row's relevance is `pre` = `with_prior(lex, prior, p)`, the same floats
+    `Features.relevance` computes (the other parts are 0.0 there and add nothing); inside them it is at least
+    `pre` (every part is >= 0, and either form of the prior keeps the order). The depth-th best `pre` of every
+    16th row of `ok`, t, is then at most the depth-th best relevance, so a row outside those rows with `pre`
+    below t is below the depth best and their ties: only rows with `pre` >= t are kept (every row with keyword
+    evidence when the sample holds fewer than `depth`). The prior is at most 1, so `pre` <= lex + recency_weight
+    added, lex x (1 + recency_weight) multiplied: only the rows whose `lex` passes that bound (with a margin
+    far above rounding) get their `pre` computed."""
+    rw = p.recency_weight   # `prior` is given when rw > 0
+    dom = None
+    if not every and np.count_nonzero(ok) * _SPARSE < ok.size:      # a narrow filter: walk its rows
+        dom = np.flatnonzero(ok)
+        lex, prior, every = lex[dom], (prior[dom] if rw > 0.0 else None), True
+
+    def pre(at: Any) -> np.ndarray:
+        return with_prior(lex[at], prior[at], p) if rw > 0.0 else lex[at]
+
+    sample = pre(slice(None, None, _STRIDE))
+    if not every:
+        sample = sample[ok[::_STRIDE]]
+    sample = sample[sample > 0.0]
+    t = np.partition(sample, sample.size - depth)[sample.size - depth] if sample.size >= depth else None
+    if t is None:
+        hit = lex > 0.0
+    elif rw > 0.0 and p.recency_form == "multiply":
+        hit = lex >= t / (1.0 + rw) * (1.0 - 1e-9)
+    else:
+        hit = lex >= (t - rw) - 1e-9 * (t + rw)
+    rows = np.flatnonzero(hit if every else hit & ok)
+    if t is not None:
+        rows = rows[pre(rows) >= t]
+    return rows if dom is None else dom[rows]
+
+
+def _union(*parts: np.ndarray) -> np.ndarray:
+    """The sorted distinct rows of `parts` (np.unique is several times slower on a few thousand)."""
+    rows = np.sort(np.concatenate(parts))
+    return rows[np.concatenate(([True], rows[1:] != rows[:-1]))] if rows.size else rows
 
 
 class LaneHybrid:
@@ -128,6 +250,7 @@ class LaneHybrid:
         self.store, self.engine = store, engine
         self.params = params or LANE
         self.lexical = LexicalLayer.for_store(store)
+        self.priors = PriorCache()
 
     def run(self, query: str, resolution: Resolution, *, top_k: int, exclude: Collection[str] = (),
             filters: dict[str, Any] | None = None, paths: tuple[str, ...] = ()) -> LaneResult:
@@ -144,15 +267,17 @@ class LaneHybrid:
         floors = self.engine.floors
         floor = None if explicit else (floors.entity if mode == "entity" else floors.semantic)
         flt = self.store.memories.filter(where_metadata=where or None, **flt_args)
-        feats = self.features(query, flt, paths, self.params)
+        feats = self.features(query, flt, paths, self.params, depth=DEPTH + len(exclude))
         hits = self._ranked(query, feats, floor, intents, top_k, set(exclude)) if top_k > 0 else []
         return LaneResult(query, tuple(hits), mode, tuple(slugs), intent_names, floor, resolution.ambiguous,
                           resolution.unknown)
 
-    def features(self, query: str, flt: Any, paths: tuple[str, ...], p: LexicalParams) -> Features:
-        """The candidates inside the store filter `flt` and their relevance parts (`lane_features`)."""
+    def features(self, query: str, flt: Any, paths: tuple[str, ...], p: LexicalParams,
+                 depth: int | None = None) -> Features:
+        """The candidates inside the store filter `flt` and their relevance parts (`lane_features`); with
+        `depth`, only those that can be among the `depth` most relevant of their tier."""
         allowed = None if flt.empty else self.store.memories.candidates(flt)
-        return lane_features(self.lexical, query, p, allowed, near_keys(self.store, paths))
+        return lane_features(self.lexical, query, p, allowed, near_keys(self.store, paths), depth, self.priors)
 
     # -- steps 3 and 4 ------------------------------------------------------------------------
     def _ranked(self, query: str, ft: Features, floor: float | None, intents: frozenset, top_k: int,
@@ -164,27 +289,43 @@ class LaneHybrid:
         idx = np.flatnonzero(keep)
         if idx.size == 0:
             return []
-        rel = ft.relevance(self.params)[idx]
+        p = self.params
+        prior = self.priors.of(self.lexical.index, ft.n_rows, p.recency_scale) if p.recency_weight > 0.0 else None
+        rel = ft.relevance(p, prior)[idx]
         tier = ft.entity[idx]
         cut = np.concatenate([_best(rel, np.flatnonzero(tier), DEPTH + len(exclude)),
                               _best(rel, np.flatnonzero(~tier), DEPTH + len(exclude))])
-        ids = [self.lexical.index.ids[int(r)] for r in ft.rows[idx[cut]]]
-        ok = [i for i, m in enumerate(ids) if m not in exclude]
-        if not ok:
-            return []
-        cut, ids = cut[ok], [ids[i] for i in ok]
+        rows = ft.rows[idx[cut]]
+        ids_of = self.lexical.index.ids
+        if exclude:   # memories injected in the session leave now (DEPTH + their number were kept per tier)
+            ok = np.asarray([ids_of[r] not in exclude for r in rows.tolist()], dtype=bool)
+            cut, rows = cut[ok], rows[ok]
+            if cut.size == 0:
+                return []
         tracker = self.store.tracker
-        keys = self.lexical.hashes_of(ft.rows[idx[cut]])   # the ids' hash_fn values, kept by the index
+        keys = self.lexical.hashes_of(rows)   # the ids' hash_fn values, kept by the index
         conn = tracker.conn()
         final, factor = self.engine._final(conn, keys, rel[cut], intents, self.engine.feedback.all_states(conn))
-        order = sorted(range(cut.size), key=lambda j: (-int(tier[cut[j]]), -float(final[j]), ids[j]))[:top_k]
+        order = _first(tier[cut], final, lambda j: ids_of[rows[j]], top_k)
         entries = tracker.memories.get_many(conn, [int(keys[j]) for j in order])
         # each hit's similarity is its cosine, also outside the vector pool the first stage took
         qvec = self.lexical.query_vector(query)
         sims = np.nan_to_num(np.asarray(self.store.memories.vectors.scores(qvec, keys[order]), dtype=np.float64))
-        return [dataclasses.replace(self.engine._hit(entries[int(keys[j])], float(final[j]), float(sim), intents,
-                                                     float(factor[j])), relevance=float(rel[cut[j]]))
+        return [self.engine._hit(entries[int(keys[j])], float(final[j]), float(sim), intents, float(factor[j]),
+                                 relevance=float(rel[cut[j]]))
                 for j, sim in zip(order, sims.tolist()) if int(keys[j]) in entries]
+
+
+def _first(tier: np.ndarray, final: np.ndarray, id_of: Any, k: int) -> list[int]:
+    """The `k` first positions by working-path tier, then final score (both descending), then id (`id_of`):
+    numpy orders by the two numbers; only the ones tied with the k-th on both are then ordered by id."""
+    order = np.lexsort((-final, ~tier))
+    end = min(k, order.size)
+    if 0 < end < order.size:
+        last = order[end - 1]
+        while end < order.size and tier[order[end]] == tier[last] and final[order[end]] == final[last]:
+            end += 1
+    return sorted(order[:end].tolist(), key=lambda j: (-int(tier[j]), -float(final[j]), id_of(j)))[:k]
 
 
 def _best(score: np.ndarray, among: np.ndarray, k: int) -> np.ndarray:
@@ -200,4 +341,4 @@ def _best(score: np.ndarray, among: np.ndarray, k: int) -> np.ndarray:
     return among[s >= kth]
 
 
-__all__ = ["DEPTH", "LANE", "Features", "LaneHybrid", "lane_features"]
+__all__ = ["DEPTH", "LANE", "Features", "LaneHybrid", "PriorCache", "lane_features"]

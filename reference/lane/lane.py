@@ -32,6 +32,7 @@ from reference.lane.search import LaneResult, LaneSearch
 from reference.lane.taxonomy import parse_type
 from reference.memories.record import MemoryEntry
 from reference.errors import NotFound
+from reference.tracker import memory_revision
 
 EXTENSION = "lane"
 DEFAULT_INJECT = 3
@@ -110,13 +111,12 @@ class MemoryLane:
     def known_entities(self) -> list[str]:
         """Every entity slug some memory carries, sorted.
 
-        Cached until the store's memory count or write counter moves (so writes
-        and deletes by any process are seen); a slug changed in place by
-        `update_metadata` outside the lane is seen after the next write.
+        Cached until the memories revision moves (`tracker/memory_revision.py`:
+        every write, delete or metadata update made through a store, by any
+        thread or process, moves it).
         """
         conn = self.memstore.tracker.conn()
-        stamp = conn.execute("SELECT (SELECT count(*) FROM memories), "
-                             "(SELECT value FROM meta WHERE name = 'seq:memory')").fetchone()
+        stamp = memory_revision.current(conn)   # one meta row (a count of the memories cost ~0.15 ms at 100k)
         if self._known is None or self._known[0] != stamp:
             known = [r[0] for r in conn.execute(_KNOWN_SQL)]
             self._known = (stamp, known, EntityResolver(known))

@@ -224,10 +224,11 @@ class LaneSearch:
         return dict(zip(types, rows))
 
     @staticmethod
-    def _hit(entry: MemoryEntry, final: float, cosine: float, intents: frozenset[MemoryType], factor: float) -> LaneHit:
+    def _hit(entry: MemoryEntry, final: float, cosine: float, intents: frozenset[MemoryType], factor: float,
+             relevance: float | None = None) -> LaneHit:
         fields = lane_meta.read(entry.metadata)
         return LaneHit(entry.id, final, cosine, fields.memory_type, type_weight(fields.memory_type),
-                       intent_boost(fields.memory_type, intents), factor, fields.entity_slugs, entry)
+                       intent_boost(fields.memory_type, intents), factor, fields.entity_slugs, entry, relevance)
 
 
 def _kept(keys: np.ndarray, c: np.ndarray, floor: float | None, ex: np.ndarray | None) -> np.ndarray:

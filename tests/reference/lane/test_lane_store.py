@@ -52,6 +52,20 @@ def test_one_lane_per_store_and_tables_exist(store):
     assert {"lane_feedback", "lane_recalls"} <= tables
 
 
+def test_known_entities_follow_writes_deletes_and_metadata_updates(store):
+    """The cache is keyed on the memories revision: a slug set in place by `update_metadata` is seen at once
+    (with the count and write counter it was not seen until the next write)."""
+    lane = MemoryLane.for_store(store)
+    a = lane.store("billing rounding", entities=["feature:billing"])
+    assert lane.known_entities() == ["feature:billing"]
+    store.update_metadata(a.id, {"entity_slugs": ["feature:invoices"]})
+    assert lane.known_entities() == ["feature:invoices"]
+    b = lane.store("auth tokens", entities=["feature:auth"])
+    assert lane.known_entities() == ["feature:auth", "feature:invoices"]
+    store.delete_memory(b.id)
+    assert lane.known_entities() == ["feature:invoices"]
+
+
 def test_foreign_metadata_reads_leniently():
     assert read({}).memory_type.value == "learning" and read({}).entity_slugs == ()
     assert read({"memory_type": "rumour", "entity_slugs": "feature:auth"}).memory_type.value == "learning"
