@@ -89,12 +89,16 @@ def test_reads_that_raise_score_far_below_reads_that_answer(scenarios, baselines
 
 
 def test_swapped_order_with_scores_kept_fails_the_gate(scenarios, baselines, tmp_path):
-    report, result = gate(SwappedOrder.name, "synthetic", scenarios, baselines, tmp_path)
+    # on smoke, whose judged answers the reference ranks first (nDCG@10 .98): a swap of ranks 1 and 3 must show.
+    # (Not on the synthetic scenario: there the default ranker puts the exact note first in few queries, because
+    # seed 001's enrichment takes the template-alike newer notes for updates of it, so a swap of ranks 1 and 3
+    # can leave nDCG as it was; that weakness is the knowledge layer's, reference/knowledge/README.md.)
+    report, result = gate(SwappedOrder.name, "smoke", scenarios, baselines, tmp_path)
     assert result.exit_code == EXIT_REGRESSION and "ndcg@10" in regressed(result)
-    # graded on the order returned: the reference's first answer now sits at rank 3 in every query
-    first = {q["id"]: q["retrieved"][0] for q in baselines["synthetic"].scenarios["synthetic"]["per_query"]}
-    swapped = report.scenarios["synthetic"]["per_query"]
-    assert swapped and all(q["retrieved"][2] == first[q["id"]] for q in swapped)
+    # graded on the order returned: the reference's first answer now sits at rank 3 in every query with three
+    first = {q["id"]: q["retrieved"] for q in baselines["smoke"].scenarios["smoke"]["per_query"]}
+    swapped = [q for q in report.scenarios["smoke"]["per_query"] if len(first[q["id"]]) >= 3]
+    assert swapped and all(q["retrieved"][2] == first[q["id"]][0] for q in swapped)
 
 
 def test_one_lost_write_in_a_hundred_fails_the_gate(scenarios, baselines, tmp_path):
