@@ -26,7 +26,7 @@ import math
 
 import numpy as np
 
-from reference.lexical.index import LexicalIndex
+from reference.lexical.index import LexicalIndex, lucene_idf
 from reference.lexical.params import FileParams
 from reference.lexical.ranking import top_rows
 from reference.lexical.terms import index_terms
@@ -39,8 +39,7 @@ class FileIndex:
     def __init__(self) -> None:
         self.paths = LexicalIndex()
         self.last: dict[str, int] = {}
-        self.names: list[str] = []             # file id -> path
-        self._id: dict[str, int] = {}          # path -> file id
+        # a file's id is its row in `paths` (paths are added once, in first-seen order, and never removed)
         self._flat: list[int] = []             # one entry per (row, file touched): the file id ...
         self._owner: list[int] = []            # ... and the row
         self._nterms: list[int] = []           # row -> its distinct terms (the length it adds to each file)
@@ -56,11 +55,8 @@ class FileIndex:
             if f not in self.paths.row_of:
                 self.paths.add(f, f)
             self.last[f] = max(row, self.last.get(f, row))
-            if f not in self._id:
-                self._id[f] = len(self.names)
-                self.names.append(f)
         if row == len(self._nterms):
-            self._flat.extend(self._id[f] for f in files)
+            self._flat.extend(self.paths.row_of[f] for f in files)
             self._owner.extend([row] * len(files))
             self._nterms.append(len(terms))
 
@@ -82,17 +78,18 @@ class FileIndex:
         the query's terms miss are left out."""
         flat, owner, nterms = self._csr()
         n = min(nterms.size, visible.size)
-        if n == 0 or not self.names:
+        names = self.paths.ids
+        if n == 0 or not names:
             return {}
         vis = np.zeros(nterms.size, dtype=bool)
         vis[:n] = visible[:n]
         seen = vis[owner]                       # the (row, file) entries of visible rows
-        length = np.bincount(flat[seen], weights=nterms[owner[seen]], minlength=len(self.names))
+        length = np.bincount(flat[seen], weights=nterms[owner[seen]], minlength=len(names))
         docs = int(np.count_nonzero(length))
         if docs == 0:
             return {}
         norm = k1 * (1.0 - b + b * length / (length.sum() / docs))
-        acc = np.zeros(len(self.names))
+        acc = np.zeros(len(names))
         for t in dict.fromkeys(index_terms(query)):
             post = index.postings.get(t)
             if post is None or not post.live:
@@ -100,12 +97,12 @@ class FileIndex:
             r = post.rows()
             held = np.zeros(nterms.size, dtype=bool)
             held[r[r < n]] = True
-            tf = np.bincount(flat[seen & held[owner]], minlength=len(self.names))
+            tf = np.bincount(flat[seen & held[owner]], minlength=len(names))
             hit = np.flatnonzero(tf)
             if hit.size:
-                idf = math.log(1.0 + (docs - hit.size + 0.5) / (hit.size + 0.5))
+                idf = lucene_idf(docs, hit.size)
                 acc[hit] += idf * tf[hit] * (k1 + 1.0) / (tf[hit] + norm[hit])
-        return {self.names[i]: float(acc[i]) for i in np.flatnonzero(acc > 0.0).tolist()}
+        return {names[i]: float(acc[i]) for i in np.flatnonzero(acc > 0.0).tolist()}
 
 
 def file_scores(index: LexicalIndex, files: FileIndex, query: str, memory_scores: np.ndarray, p: FileParams,

@@ -43,6 +43,11 @@ WEIGHT_CACHE_BYTES = 64 << 20   # the query terms' posting weights kept between 
 DENSE_SHARE = 1 / 16
 
 
+def lucene_idf(n: int, df: int) -> float:
+    """Lucene's BM25 idf of a term held by `df` of `n` documents: ln(1 + (n - df + 0.5) / (df + 0.5)), never negative."""
+    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+
 class LexicalIndex:
     """BM25 postings, document lengths and per-row entities of a growing set of documents (see module doc)."""
 
@@ -150,7 +155,7 @@ class LexicalIndex:
         post = (self.entity_postings if entity else self.postings).get(term)
         if post is None or post.live == 0 or self.live == 0:
             return 0.0
-        return math.log(1.0 + (self.live - post.live + 0.5) / (post.live + 0.5))
+        return lucene_idf(self.live, post.live)
 
     def bm25(self, query: str, k1: float, b: float, max_share: float = 1.0) -> np.ndarray:
         """BM25 of every row for `query` (float64 by row; 0 for unmatched and removed rows).
