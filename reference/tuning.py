@@ -1,7 +1,7 @@
 """`Tuning`: the values of the reference's fitted constants for one open store.
 
 The knowledge layer and Memory Lane use constants fitted on the calibration
-split (`bench/calibrate.py`): Memory Lane's similarity floors
+split (`bench/calibration/knowledge.py`): Memory Lane's similarity floors
 (`lane/scoring.py`), `RELATE_THRESHOLD` (`knowledge/relations.py`) and
 `DECAY_WEIGHT` (`knowledge/hybrid.py`). A caller that wants other values for
 one store (the seeds' own, to report them beside the fitted ones) puts a

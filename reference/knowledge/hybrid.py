@@ -43,7 +43,7 @@ from reference.knowledge.timefmt import from_text
 from reference.tracker import MemoryFilter
 
 FTS_WEIGHT, VECTOR_WEIGHT = 0.4, 0.6
-DECAY_WEIGHT = 0.5  # fitted on the calibration split by bench/calibrate.py (seed: 1.0, score x relevance)
+DECAY_WEIGHT = 0.5  # fitted on the calibration split by bench/calibration/knowledge.py (seed: 1.0, score x relevance)
 ENTITY_BOOST, MAX_ENTITY_BOOST = 0.1, 0.2
 SUPERSEDED_FACTOR = 0.5
 RELATED_FACTOR = 0.7

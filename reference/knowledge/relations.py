@@ -52,8 +52,8 @@ from reference.knowledge.relationship_rows import to_relationship
 from reference.memories.record import MemoryEntry
 
 UPDATE_THRESHOLD = 0.8
-RELATE_THRESHOLD = 0.5  # the seed's; bench/calibrate.py finds no better value on the calibration split
-MARKER_MIN_SIMILARITY = 0.5  # fitted on the calibration split by bench/calibrate.py (no seed value)
+RELATE_THRESHOLD = 0.5  # the seed's; bench/calibration/knowledge.py finds no better value on the calibration split
+MARKER_MIN_SIMILARITY = 0.5  # fitted on the calibration split by bench/calibration/knowledge.py (no seed value)
 VECTOR_CANDIDATES = 10
 MAX_SHARED_LINKS = 10
 SHARED_CANDIDATES_PER_ENTITY = 50   # newest documents read per shared entity (an indexed LIMIT, not a scan)

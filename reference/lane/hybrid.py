@@ -17,7 +17,7 @@ The seed's steps, each kept:
    through the files the query names (`expansion.named_files`, weight as the
    lexical ranking's), plus `recency_weight` x the recency prior
    (`recency.recency_prior`, where the rest is positive: `ranking.with_prior`,
-   form "add"). `LANE` holds the weights, fitted on the calibration split (`python3 -m bench.calibrate_lane`).
+   form "add"). `LANE` holds the weights, fitted on the calibration split (`python3 -m bench.calibration.lane`).
 3. **Floor.** A candidate with keyword or shared-file evidence passes; one
    found by the embedder alone must reach the seed's semantic floor (the
    entity floor inside an entity filter). As in search.py, an explicit
@@ -49,9 +49,9 @@ from reference.lexical.params import TUNED, LexicalParams
 from reference.lexical.ranking import first_stage, with_prior
 from reference.lexical.recency import recency_prior
 
-# fitted by `python3 -m bench.calibrate_lane` on the calibration split (it prints the grid and the choice);
-# k1, b and the corpus stop-word share are the lexical index's own (`TUNED`, bench/calibrate_lexical.py);
-# the prior added, the form these weights were fitted in (only bench/calibrate_lexical.py fits the form)
+# fitted by `python3 -m bench.calibration.lane` on the calibration split (it prints the grid and the choice);
+# k1, b and the corpus stop-word share are the lexical index's own (`TUNED`, bench/calibration/lexical.py);
+# the prior added, the form these weights were fitted in (only bench/calibration/lexical.py fits the form)
 LANE = TUNED.with_(vector_weight=0.1, expand_top=8, expand_weight=1.5, expand_norm=0.5, recency_weight=1.2,
                    recency_scale=20.0, recency_form="add")
 DEPTH = 100   # candidates of each tier the factors re-rank (set a priori; the factors lie in [0.2, 1.27])

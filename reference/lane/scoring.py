@@ -10,7 +10,7 @@ entity filter already vouches for the candidates.
 The seed's floors (0.50 / 0.40) are for a sentence-embedding model. The
 default hashing embedder scores on another scale, so `hashing-v1` gets floors
 fitted on the calibration split only (commits at index % 10 == 0, scenario
-`knowledge-history-calibration`, never scored): `python3 -m bench.calibrate`
+`knowledge-history-calibration`, never scored): `python3 -m bench.calibration`
 picks the semantic floor that best separates judged-relevant from other top-10
 memories, and the entity floor at the seed's 4:5 ratio. Any other embedder
 gets the seed's figures.
@@ -37,7 +37,8 @@ class Floors:
 
 
 SEED_FLOORS = Floors(semantic=0.50, entity=0.40)
-CALIBRATED_FLOORS: dict[str, Floors] = {"hashing-v1": Floors(semantic=0.25, entity=0.20)}  # bench/calibrate.py
+# fitted by bench/calibration/knowledge.py
+CALIBRATED_FLOORS: dict[str, Floors] = {"hashing-v1": Floors(semantic=0.25, entity=0.20)}
 
 
 def floors_for(embedder_name: str) -> Floors:

@@ -5,7 +5,7 @@
 - `expansion.py`: query-time expansion through the files of the first-stage hits.
 - `recency.py`: a recency prior over the write order.
 - `ranking.py`: the pipeline (`hybrid_scores`), `top_rows`, `semantic_rerank`.
-- `params.py`: `LexicalParams`; `TUNED` (fitted by `python3 -m bench.calibrate`) and `SEED`.
+- `params.py`: `LexicalParams`; `TUNED` (fitted by `python3 -m bench.calibration`) and `SEED`.
 - `layer.py`: `LexicalLayer.for_store(store)`, the index kept in step with a store's memories.
 """
 from reference.lexical.index import LexicalIndex

@@ -1,7 +1,7 @@
 """The lexical ranking's constants: the values fitted on the calibration split, and the seeds' own.
 
-`TUNED` is what the reference uses; `bench/calibrate.py` (`python3 -m
-bench.calibrate`) fits it on the calibration split of all three history
+`TUNED` is what the reference uses; `bench/calibration/lexical.py` (`python3 -m
+bench.calibration`) fits it on the calibration split of all three history
 datasets jointly (commits at positions divisible by 10, never scored) over a
 small fixed grid and prints what it chose; the values below are those it
 printed. `SEED` is what the seeds give: FTS5's bm25 (k1 1.2, b 0.75), no
@@ -47,11 +47,11 @@ class LexicalParams:
 
 # Writes less than MOMENT seconds after the first write of the current moment belong to it: one tick of the
 # index's write-time clock (index.py), over which the recency prior counts ages (recency.py). Fitted by
-# bench/calibrate_lexical.py ("write moment"); 0 makes every distinct write time a moment of its own.
+# bench/calibration/lexical.py ("write moment"); 0 makes every distinct write time a moment of its own.
 MOMENT = 600.0
 
 SEED = LexicalParams()
-# fitted by `python3 -m bench.calibrate` (bench/calibrate_lexical.py) on the history calibration split
+# fitted by `python3 -m bench.calibration` (bench/calibration/lexical.py) on the history calibration split
 TUNED = LexicalParams(k1=3.0, b=0.1, max_share=1.0, vector_weight=0.1, expand_top=8, expand_weight=2.0,
                       expand_norm=0.5, named_top=10, named_weight=1.0, recency_weight=0.7, recency_scale=20.0,
                       recency_form="multiply")
@@ -65,7 +65,7 @@ def params_for(store) -> LexicalParams:
 
 # galaxybrain's semantic re-rank (seed 000 §4.3: filter, then re-rank by meaning) of the lexical pipeline's
 # best candidates: how many, and the weight of the normalised cosine beside the normalised lexical score.
-# Fitted with TUNED by bench/calibrate_lexical.py; the seed re-ranks every filtered memory by cosine alone.
+# Fitted with TUNED by bench/calibration/lexical.py; the seed re-ranks every filtered memory by cosine alone.
 RERANK_CANDIDATES = 20
 RERANK_WEIGHT = 0.1
 
@@ -90,6 +90,6 @@ class FileParams:
         return replace(self, **changes)
 
 
-# fitted by bench/calibrate_lexical.py on the files task's calibration split (with TUNED for the memories)
+# fitted by bench/calibration/files.py on the files task's calibration split (with TUNED for the memories)
 FILES_TUNED = FileParams(top=50, path_weight=0.25, recency_weight=0.3, recency_scale=50.0, history_norm=1.0,
                          history_power=2.0, text_weight=0.25, vector_weight=0.5)

@@ -17,7 +17,7 @@ extension (`setup.py`, `README.md`). They are what query-time expansion
 shared entities", without a model. Dotted code names (`Table.insert_all`,
 `self.db.execute` in a patch line) were tried as entities too and followed
 worse on the calibration split (mean nDCG@10 .344 against .363 for files
-alone, bench/calibrate_lexical.py's replay): a patch's dotted expressions
+alone, bench/calibration/lexical.py's replay): a patch's dotted expressions
 are mostly attribute accesses shared by unrelated changes.
 """
 from __future__ import annotations

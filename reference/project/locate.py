@@ -7,7 +7,7 @@ Two kinds of evidence, fused by reciprocal rank (RRF, k = RRF_K):
   project memories (`reference/lexical/files.py`: path BM25, the lexical
   scores (with their cosine part) of the memories that touched each file,
   BM25 over each file's document (its visible memories' words), file recency; constants
-  fitted on the files task's calibration split, `python3 -m bench.calibrate`);
+  fitted on the files task's calibration split, `python3 -m bench.calibration`);
   the file at rank r adds 1 / (RRF_K + r), under the path as the commits' `files_changed`
   spell it (the lexical index lowercases it, `_exact_paths`). At the seeds' values
   (`reference:seed-defaults`) the history evidence is the one set before any

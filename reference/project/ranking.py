@@ -14,7 +14,7 @@ on a feature branch is first about that branch's own work). Every memory of
 the filter is scored (the index scores all rows at once), so the asked
 branch's recent work ranks even when its text shares no word with the query.
 Ties go by id. `BRANCH_PARAMS` and `BRANCH_WEIGHT` are fitted on the
-calibration split (`python3 -m bench.calibrate_lane --project`, which prints
+calibration split (`python3 -m bench.calibration.lane --project`, which prints
 the grid and the choice).
 """
 from __future__ import annotations
@@ -28,8 +28,8 @@ from reference.lexical.params import TUNED, LexicalParams
 from reference.lexical.ranking import hybrid_scores, top_rows
 from reference.memories.record import SearchHit
 
-# fitted by `python3 -m bench.calibrate_lane --project` on the branches calibration split, with the prior
-# added (the form those weights were fitted in; only bench/calibrate_lexical.py fits the form)
+# fitted by `python3 -m bench.calibration.lane --project` on the branches calibration split, with the prior
+# added (the form those weights were fitted in; only bench/calibration/lexical.py fits the form)
 BRANCH_PARAMS = TUNED.with_(expand_weight=1.5, recency_weight=1.2, recency_scale=25.0, recency_form="add")
 BRANCH_WEIGHT = 4.0
 

@@ -4,7 +4,7 @@ The candidates are the filtered memories' best under the code-aware lexical
 ranking (`reference/lexical`: BM25, expansion through shared files, a recency
 prior), the `RERANK_CANDIDATES` best; the re-rank adds `RERANK_WEIGHT` x the
 query's normalised cosine to each one's normalised lexical score (both fitted
-on the calibration split, `python3 -m bench.calibrate`). When fewer filtered memories than that have any
+on the calibration split, `python3 -m bench.calibration`). When fewer filtered memories than that have any
 lexical evidence, the nearest by meaning join the candidates below them (`LexicalLayer.reranked`), so a query
 that shares no word with the filtered memories is still answered by meaning. At the seeds' values
 (`reference:seed-defaults`) it is the seed's own: every filtered memory ranked

@@ -8,7 +8,7 @@ where_metadata) restrict the candidates like the store's own search;
 `min_relevance` (float) and `include_related` (default True). Any other
 option is an error. Results record an access (seed 001 §4), as oracle_search does.
 
-The parts, each fitted on the calibration split (`python3 -m bench.calibrate`,
+The parts, each fitted on the calibration split (`python3 -m bench.calibration`,
 values in reference/lexical/params.py `TUNED`):
 - keyword: BM25 over code-aware terms (`reference/lexical/index.py`), normalised;
 - vector: + `vector_weight` x the normalised cosine of the 100 nearest memories;

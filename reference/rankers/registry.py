@@ -17,7 +17,7 @@ RANKERS: dict[str, str] = {
 
 
 # the ranker of the default `reference` backend and of the MCP server: the best on the calibration split,
-# as `python3 -m bench.calibrate` prints it (bench/calibrate_lexical.py, "the rankers on the calibration split")
+# as `python3 -m bench.calibration` prints it (bench/calibration/lexical.py, "the rankers on the calibration split")
 DEFAULT_RANKER = "oracle-hybrid"
 
 

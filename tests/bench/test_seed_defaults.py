@@ -7,7 +7,7 @@ import math
 import pytest
 
 from bench.backends.registry import create_backend
-from bench.calibrate import SEED
+from bench.calibration.knowledge import SEED
 from bench.cli.main import main
 from bench.report import Report
 from bench.scenario import load_scenario

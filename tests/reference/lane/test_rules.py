@@ -66,7 +66,7 @@ def test_final_score_is_the_seed_product():
 
 
 def test_floors():
-    assert floors_for("hashing-v1") == Floors(0.25, 0.20)   # bench/calibrate.py on the calibration split
+    assert floors_for("hashing-v1") == Floors(0.25, 0.20)   # bench/calibration/knowledge.py on the calibration split
     assert floors_for("some-sentence-model") == Floors(0.50, 0.40)
     with pytest.raises(LaneError):
         Floors(1.5, 0.1)

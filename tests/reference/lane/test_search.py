@@ -17,7 +17,7 @@ WORDS = ("token refresh session cookie retry backoff cache schema migration roll
          "mistake decided usually wrong chose error").split()
 FEATURES = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot"]
 TYPES = list(lane_model.WEIGHTS)
-SEMANTIC_FLOOR, ENTITY_FLOOR = 0.25, 0.20   # bench/calibrate.py on the calibration split (hashing-v1)
+SEMANTIC_FLOOR, ENTITY_FLOOR = 0.25, 0.20   # bench/calibration/knowledge.py on the calibration split (hashing-v1)
 
 
 @pytest.fixture(scope="module")

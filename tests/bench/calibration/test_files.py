@@ -1,9 +1,9 @@
-"""bench.calibrate_files: a files query sees only the commits recorded before it; the fit prints every stage."""
+"""bench.calibration.files: a files query sees only the commits recorded before it; the fit prints every stage."""
 from __future__ import annotations
 
 import io
 
-from bench.calibrate_files import FileStream, evaluate_files, fit_files
+from bench.calibration.files import FileStream, evaluate_files, fit_files
 from reference.embed import HashingEmbedder
 from reference.lexical.params import FILES_TUNED, TUNED
 

@@ -1,6 +1,8 @@
 """Fit the files task's constants (reference/lexical/params.py `FILES_TUNED`) on the calibration split.
 
-Run by `python3 -m bench.calibrate_lexical` after the lexical fit, whose parameters the files ranking uses
+    python3 -m bench.calibration.files [--data DIR]   # with the committed TUNED (as `lexical --files-only`)
+
+Run by `python3 -m bench.calibration.lexical` after the lexical fit, whose parameters the files ranking uses
 for its commit scores: each `<data>-files-calibration` scenario is replayed as `project_locate_files`
 answers it (the commits recorded before each query, `reference.lexical.files.file_scores`), and
 `FileParams` is fitted by stages over small fixed grids, ties going to the smallest values; the file documents
@@ -10,12 +12,16 @@ before they existed.
 """
 from __future__ import annotations
 
+import argparse
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import fmean
 
 import numpy as np
+
+from bench.calibration import scenarios
+from bench.calibration.scenarios import DATASETS
 
 FILE_TOP_GRID, FILE_PATH_GRID, FILE_RECENCY_GRID = (10, 20, 50, 100), (0.0, 0.25, 0.5, 1.0), (0.0, 0.1, 0.3, 0.5)
 FILE_NORM_GRID, FILE_POWER_GRID = (0.5, 1.0), (1.0, 2.0)
@@ -35,18 +41,16 @@ class FileStream:
 
 
 def load_file_stream(path: Path, oracle_root: Path | None = None) -> FileStream:
-    from bench.scenario.loader import load_scenario
-    sc = load_scenario(path, oracle_root or path.parent / "oracle_data")
+    """The commits and judged file queries of one files scenario, embedded (judgements from `oracle_root`,
+    by default the `oracle_data/` beside the file)."""
+    sc = scenarios.load(path, oracle_root)
     st = FileStream(sc.name)
-    now = float(sc.header.start_time or 0.0)
-    for step in sc.steps:
+    # a commit memory is written at its commit's time: the commit moves the clock
+    for kind, step, now in scenarios.writes_and_queries(sc, "commit", "project_locate_files", write_moves_clock=True):
         a = step.raw_args
-        if step.name == "set_clock":
-            now = float(a["time"])
-        if step.name == "project_locate_files" and step.expect is not None and step.expect.relevant is not None:
+        if kind == "query":
             st.events.append(("query", a["query"], step.expect.grades()))
-        elif step.name == "commit" and step.alias:
-            now = max(now, float(a.get("time") or now))   # a commit memory is written at its commit's time
+        else:
             files = list(a.get("files") or [])
             st.events.append(("commit", step.alias, f"{a['message']}\n\nFiles changed: {', '.join(files)}", files, now))
     from reference.embed import HashingEmbedder
@@ -116,3 +120,26 @@ def fit_files(streams: list[FileStream], params, out=sys.stdout, moment: float |
         fp = fp.with_(**c)
     print(f"\nchosen (reference/lexical/params.py FILES_TUNED): {fp}", file=out)
     return fp
+
+
+def streams_from(folder: Path) -> list[FileStream]:
+    return [load_file_stream(folder / f"{d}-files-calibration.jsonl") for d in DATASETS]
+
+
+def fit_committed(folder: Path, out=sys.stdout):
+    """`fit_files` on the files calibration scenarios in `folder`, with the committed TUNED and MOMENT."""
+    from reference.lexical.params import TUNED
+    return fit_files(streams_from(folder), TUNED, out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python3 -m bench.calibration.files", description=__doc__.split("\n")[0])
+    ap.add_argument("--data", type=Path, help="a folder holding the calibration scenarios (else built)")
+    args = ap.parse_args(argv)
+    with scenarios.folder(args.data) as folder:
+        fit_committed(folder)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

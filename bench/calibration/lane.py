@@ -1,7 +1,7 @@
 """Fit Memory Lane's ranker-mode weights (reference/lane/hybrid.py `LANE`) on the calibration split only.
 
-    python3 -m bench.calibrate_lane              # Memory Lane
-    python3 -m bench.calibrate_lane --project    # the project layer's branch ranking
+    python3 -m bench.calibration.lane              # Memory Lane
+    python3 -m bench.calibration.lane --project    # the project layer's branch ranking
 
 The calibration split is the commits at index % 10 == 0 of each dataset
 (scenarios/README.md): `<data>-blame`, `<data>-history` and `<data>-blame-paths`
@@ -15,7 +15,7 @@ memories carry no lane type and the queries rarely an intent word, so the type,
 intent and feedback factors are equal for all candidates and the relevance
 alone orders them, after the floor, with the working-path set first, as the
 ranker puts it). BM25's k1, b and stop-word share are the lexical index's own
-(`TUNED`, fitted by `python3 -m bench.calibrate_lexical`). The objective is the
+(`TUNED`, fitted by `python3 -m bench.calibration.lexical`). The objective is the
 mean nDCG@10 over the nine calibration scenarios; ties (within one query's
 share of the mean) go to the committed values. It prints the grid's best
 settings and the choice.
@@ -33,7 +33,8 @@ from typing import Any
 
 import numpy as np
 
-DATASETS = ("sqlite-utils", "httpx", "attrs")
+from bench.calibration.scenarios import DATASETS
+
 TASKS = ("blame", "history", "blame-paths")
 SEMANTIC = (0.0, 0.1, 0.3)
 NORM = (0.0, 0.5)
@@ -279,7 +280,7 @@ def calibrate_project(out=sys.stdout) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python3 -m bench.calibrate_lane", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python3 -m bench.calibration.lane", description=__doc__.split("\n")[0])
     ap.add_argument("--project", action="store_true", help="fit the project layer's branch ranking instead")
     args = ap.parse_args(argv)
     calibrate_project() if args.project else calibrate()

@@ -1,9 +1,9 @@
-"""bench.calibrate_lexical: a query sees only the memories written before it; the fit prints its choices."""
+"""bench.calibration.lexical: a query sees only the memories written before it; the fit prints its choices."""
 from __future__ import annotations
 
 import io
 
-from bench.calibrate_lexical import Stream, evaluate, fit
+from bench.calibration.lexical import Stream, evaluate, fit
 from reference.embed import HashingEmbedder
 from reference.lexical.params import SEED
 
@@ -39,7 +39,7 @@ def test_fit_prints_every_stage_and_the_default_ranker():
 
 def test_the_fusion_stage_scores_exactly_what_the_pipeline_ranks():
     """`fused_ndcg` over cached parts gives `evaluate`'s figure for the same params (the joint fit is honest)."""
-    from bench.calibrate_lexical import fused_ndcg, parts_of
+    from bench.calibration.lexical import fused_ndcg, parts_of
     from reference.lexical.params import TUNED
     texts = [f"change {i} in src/mod{i % 3}.py token {'refresh' if i % 2 else 'cache'}" for i in range(12)]
     st = _stream(texts, [(6, "token refresh mod1", {"m1": 2, "m3": 1}), (12, "cache", {"m10": 1}),
@@ -53,7 +53,7 @@ def test_the_fusion_stage_scores_exactly_what_the_pipeline_ranks():
 def test_the_forms_are_scored_differently_and_a_tie_between_them_goes_to_the_seeds_form():
     """The cached replay follows the form (a heavy added prior reorders a batch the multiplied one keeps), and
     the form stage keeps seed 001's multiplied prior unless the added one wins by more than one query's share."""
-    from bench.calibrate_lexical import fit_fusion, fused_ndcg, parts_of
+    from bench.calibration.lexical import fit_fusion, fused_ndcg, parts_of
     from reference.lexical.params import TUNED
     texts = ["billing invoice rounding", "docs typo", "release notes", "auth token expiry", "onboarding token expiry"]
     st = _stream(texts, [(5, "auth token", {"m3": 1})])

@@ -1,7 +1,7 @@
-"""bench.calibrate: tie-breaking toward the seed, constants patched for a run and restored after."""
+"""bench.calibration.knowledge: tie-breaking toward the seed, constants patched for a run and restored after."""
 from __future__ import annotations
 
-from bench.calibrate import CALIBRATION, SCORED, best, constants
+from bench.calibration.knowledge import CALIBRATION, SCORED, best, constants
 
 
 def test_best_prefers_the_top_score_then_the_value_nearest_the_seed():
@@ -27,5 +27,5 @@ def test_constants_are_patched_inside_and_restored_after():
 def test_the_calibration_scenario_is_never_scored():
     import json
     from pathlib import Path
-    suites = json.loads((Path(__file__).resolve().parents[2] / "scenarios" / "suites.json").read_text())
+    suites = json.loads((Path(__file__).resolve().parents[3] / "scenarios" / "suites.json").read_text())
     assert CALIBRATION not in SCORED and all(CALIBRATION not in names for names in suites.values())

@@ -1,9 +1,9 @@
-"""Fit the reference's tuned constants on the calibration split only, and print what it chose.
+"""Fit the knowledge layer's thresholds and Memory Lane's floors on the calibration split only; print the choice.
 
-    python3 -m bench.calibrate             # fit and print the chosen values
-    python3 -m bench.calibrate --compare   # also: scored scenarios with the chosen vs the seeds' values
-    python3 -m bench.calibrate --lexical-data DIR   # the history calibration scenarios already built in DIR
-    python3 -m bench.calibrate --lane      # also: Memory Lane's ranker mode, project branch ranking (calibrate_lane)
+    python3 -m bench.calibration.knowledge             # fit and print the chosen values (about 1 minute)
+    python3 -m bench.calibration.knowledge --compare   # also: scored scenarios with the committed vs the seeds' values
+
+`python3 -m bench.calibration` runs this stage first, then the others (README.md).
 
 `codemem-bench run` shows the same comparison in its report for the reference
 backend (`reference:seed-defaults`, bench/seed_defaults.py).
@@ -26,11 +26,9 @@ the seed's:
   `relationship_accuracy` (the seed has no such constant: ties go to the
   smallest value, where the marker alone decides most).
 - DECAY_WEIGHT (reference/knowledge/hybrid.py): the best `search_ndcg@10`.
-- the lexical ranking (reference/lexical/params.py: BM25 k1 and b, vector,
-  expansion, named-file and recency weights, the write moment, galaxybrain's
-  re-rank, file localisation) and the default
-  ranker (reference/rankers/registry.py): bench/calibrate_lexical.py, on the
-  history tasks' calibration scenarios of all three datasets.
+
+The lexical ranking, file localisation and Memory Lane's ranker mode have
+stages of their own (`lexical.py`, `files.py`, `lane.py` beside this file).
 
 Seed values (the `seed` column): floors 0.50 / 0.40 (seed 004), relate 0.5
 (seed 001 `similarity > 0.5`), decay weight 1.0 (seed 001: score x relevance).
@@ -187,22 +185,10 @@ def compare(out=sys.stdout) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python3 -m bench.calibrate", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python3 -m bench.calibration.knowledge", description=__doc__.split("\n")[0])
     ap.add_argument("--compare", action="store_true", help="also replay the scored scenarios with tuned and seed values")
-    ap.add_argument("--lexical-data", type=Path, metavar="DIR",
-                    help="folder holding the history calibration scenarios (else they are built, about 10 s)")
-    ap.add_argument("--skip-lexical", action="store_true", help="leave out the lexical ranking's fit (several minutes)")
-    ap.add_argument("--lane", action="store_true", help="also fit Memory Lane's ranker mode and the project layer's "
-                    "branch ranking (bench/calibrate_lane.py; about 8 minutes)")
     args = ap.parse_args(argv)
     calibrate()
-    if not args.skip_lexical:
-        from bench import calibrate_lexical
-        calibrate_lexical.main(["--data", str(args.lexical_data)] if args.lexical_data else [])
-    if args.lane:
-        from bench import calibrate_lane
-        calibrate_lane.calibrate()
-        calibrate_lane.calibrate_project()
     if args.compare:
         compare()
     return 0

@@ -1,6 +1,7 @@
 """Fit the lexical ranking's constants (reference/lexical/params.py) on the history calibration split.
 
-    python3 -m bench.calibrate_lexical [--data DIR]   # also run by `python3 -m bench.calibrate`
+    python3 -m bench.calibration.lexical [--data DIR]   # also run by `python3 -m bench.calibration`
+    python3 -m bench.calibration.lexical --files-only [--data DIR]   # only `files.py`'s fit, with the committed TUNED
 
 The calibration scenarios (`<data>-{blame,history,files}-calibration`, commits at
 positions divisible by 10 only, never scored) are built into a temporary folder
@@ -19,21 +20,21 @@ under each form of the prior, added or seed 001's multiplied, which chooses the
 form), each stage keeping the best of the previous ones. A gain smaller than one query's share is a tie; ties go to the
 value nearest the seed's (FTS5's k1 1.2 and b 0.75; seed 001's vector weight 0.6 / 0.4 = 1.5 of the
 keyword's; no expansion, no prior: the seeds have neither; the prior multiplied, seed 001's decay). The files task's constants are fitted after
-these, by bench/calibrate_files.py.
+these, by `files.py` beside this file.
 """
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import fmean
 
 import numpy as np
 
-DATASETS = ("sqlite-utils", "httpx", "attrs")
+from bench.calibration import files, scenarios
+from bench.calibration.scenarios import DATASETS
+
 TASKS = ("blame", "history")
 K1_GRID, B_GRID = (1.2, 1.5, 2.0, 3.0), (0.1, 0.2, 0.3, 0.5, 0.75)
 VECTOR_GRID = (0.0, 0.1, 0.2, 0.3, 0.5, 1.0, 1.5)
@@ -78,18 +79,13 @@ class Stream:
 def load_stream(path: Path, oracle_root: Path | None = None) -> Stream:
     """The memory writes and memory searches of one scenario file, with the queries' judgements
     (from `oracle_root`, by default the `oracle_data/` beside the file)."""
-    from bench.scenario.loader import load_scenario
-    sc = load_scenario(path, oracle_root or path.parent / "oracle_data")
+    sc = scenarios.load(path, oracle_root)
     st = Stream(sc.name)
-    now = float(sc.header.start_time or 0.0)
-    for step in sc.steps:
-        a = step.raw_args
-        if step.name == "set_clock":
-            now = float(a["time"])
-        if step.expect is not None and step.expect.relevant is not None and step.name == "memory_search_structured":
-            st.queries.append((len(st.texts), a["query"], step.expect.grades()))
-        if step.name == "memory_write_structured" and step.alias:
-            st.texts.append(a["text"])
+    for kind, step, now in scenarios.writes_and_queries(sc, "memory_write_structured", "memory_search_structured"):
+        if kind == "query":
+            st.queries.append((len(st.texts), step.raw_args["query"], step.expect.grades()))
+        else:
+            st.texts.append(step.raw_args["text"])
             st.ids.append(step.alias)
             st.times.append(now)
     from reference.embed import HashingEmbedder
@@ -179,13 +175,6 @@ def fused_ndcg(cached: list[tuple[list[Parts], list[str]]], params) -> tuple[flo
             got.append(ndcg([ids[r] for r, _ in top_rows(s, 10, ids)], q.grades, 10))
         per.append(fmean(got) if got else 0.0)
     return fmean(per), per
-
-
-def build(data_root: Path, out: Path) -> None:
-    """`codemem-bench scenarios build DATA --out OUT --split calibration` for each dataset."""
-    for d in DATASETS:
-        subprocess.run([sys.executable, "-m", "bench.cli.main", "scenarios", "build", str(data_root / d),
-                        "--out", str(out), "--split", "calibration"], check=True, stdout=subprocess.DEVNULL)
 
 
 _PARTS: dict[tuple, list] = {}   # cached parts by what they depend on (the weights do not: `fused_ndcg`)
@@ -357,24 +346,17 @@ def streams_from(folder: Path) -> list[Stream]:
 def run(folder: Path) -> None:
     """Every fit of this module on the calibration scenarios in `folder`."""
     params, _, _, moment = fit(streams_from(folder))
-    from bench.calibrate_files import fit_files, load_file_stream
-    fit_files([load_file_stream(folder / f"{d}-files-calibration.jsonl") for d in DATASETS], params, moment=moment)
+    files.fit_files(files.streams_from(folder), params, moment=moment)
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python3 -m bench.calibrate_lexical", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python3 -m bench.calibration.lexical", description=__doc__.split("\n")[0])
     ap.add_argument("--data", type=Path, help="a folder holding the calibration scenarios (else built)")
     ap.add_argument("--files-only", action="store_true", help="only the files fit, with the committed TUNED")
     args = ap.parse_args(argv)
-    from bench.scenario.suites import scenarios_dir
-    with tempfile.TemporaryDirectory(prefix="calib-lexical-") as tmp:
-        folder = args.data or Path(tmp)
-        if not args.data:
-            build(scenarios_dir() / "data", folder)
+    with scenarios.folder(args.data) as folder:
         if args.files_only:
-            from reference.lexical.params import TUNED
-            from bench.calibrate_files import fit_files, load_file_stream
-            fit_files([load_file_stream(folder / f"{d}-files-calibration.jsonl") for d in DATASETS], TUNED)
+            files.fit_committed(folder)
         else:
             run(folder)
     return 0
