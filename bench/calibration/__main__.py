@@ -26,7 +26,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="folder holding the history calibration scenarios (else they are built, about 10 s)")
     ap.add_argument("--skip-lexical", action="store_true", help="leave out the lexical ranking's fit (several minutes)")
     ap.add_argument("--lane", action="store_true", help="also fit Memory Lane's ranker mode and the project layer's "
-                    "branch ranking (bench/calibration/lane.py; about 8 minutes)")
+                    "branch ranking (bench/calibration/lane.py; about 4 minutes)")
     args = ap.parse_args(argv)
     knowledge.calibrate()
     if not args.skip_lexical:

@@ -1,6 +1,6 @@
 """Fit the knowledge layer's thresholds and Memory Lane's floors on the calibration split only; print the choice.
 
-    python3 -m bench.calibration.knowledge             # fit and print the chosen values (about 1 minute)
+    python3 -m bench.calibration.knowledge             # fit and print the chosen values (about 20 s)
     python3 -m bench.calibration.knowledge --compare   # also: scored scenarios with the committed vs the seeds' values
 
 `python3 -m bench.calibration` runs this stage first, then the others (README.md).
