@@ -6,9 +6,11 @@ For a new memory N (source) and each earlier memory O (target):
    fires, else `extends`; `RELATE_THRESHOLD` < s <= `UPDATE_THRESHOLD` ->
    `relates_to`; confidence = s. Same subject: when both memories name
    files, directories, symbols or modules (`SUBJECT_TYPES`) and share none
-   of them, they are about different things - the same sentence about
-   another file is no update - so a pair above the update threshold is only
-   `relates_to` (`metadata.differentSubjects`). The seed's 0.8 / 0.5 were set for
+   of them, or both texts hold identifier-like names (`names.py`: `comp3`,
+   `max_retries`, `README.md`) and share none, they are about different
+   things - the same sentence about another file or component is no update -
+   so a pair above the update threshold is only `relates_to`
+   (`metadata.differentSubjects`). The seed's 0.8 / 0.5 were set for
    sentence embeddings; the thresholds here are measured for hashing-v1
    (reference/knowledge/README.md, "Thresholds").
 2. markers (paraphrases): similarity misses an update or extension that
@@ -48,6 +50,7 @@ from reference.knowledge.contradiction import (ADDITIVE_WORDS, MARKER_WORDS, add
                                               supersede_marker)
 from reference.knowledge import relationship_rows as rr
 from reference.knowledge.model import RELATION_PRIORITY, Relationship
+from reference.knowledge.names import different_names, names
 from reference.knowledge.relationship_rows import to_relationship
 from reference.memories.record import MemoryEntry
 
@@ -120,6 +123,7 @@ class RelationshipBuilder:
         else:
             mine, of = known.subjects(source), known.subjects
         update, relate = self.update_threshold, self.relate_threshold
+        my_names: frozenset[str] | None = None   # read only when a neighbour is above the update threshold
         for other, sim in neighbours:
             target = other.id
             if sim > update:
@@ -127,7 +131,9 @@ class RelationshipBuilder:
                     continue
                 sim6 = round(sim, 6)
                 theirs = of(target) or _NONE
-                if mine and theirs and not mine & theirs:
+                if my_names is None:
+                    my_names = names(entry.text)
+                if (mine and theirs and not mine & theirs) or different_names(names(other.text), my_names):
                     offer(rr.different_subjects(source, target, sim6, created_at))
                     continue
                 reason = contradiction(other.text, entry.text)

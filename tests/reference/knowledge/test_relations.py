@@ -137,3 +137,25 @@ def test_backfill_gives_the_same_links_as_live_writes(tmp_path, clock):
                                     "ORDER BY document_id, position").fetchall())
         s.close()
     assert results[0] == results[2] and results[1] == results[3] and results[0]
+
+
+def test_one_template_about_two_components_is_only_related(store, clock, layer):
+    """Notes from one sentence template naming two components (the planted tests' synthetic scenario):
+    only the name and a number differ, so the value rule alone would call the newer an update."""
+    text_a = "Component comp3 handles the schema and queue path; its queue step failed once in build 1003."
+    text_b = "Component comp23 handles the schema and queue path; its queue step failed once in build 1023."
+    assert cos(text_a, text_b) > UPDATE_THRESHOLD   # precondition: the similarity rule sees them
+    a = write(store, clock, text_a)
+    b = write(store, clock, text_b)
+    (rel,) = layer.relationships(b)
+    assert (rel.target_id, rel.type, rel.metadata.get("differentSubjects")) == (a, "relates_to", True)
+    # the same component's note with another value is still an update of it
+    c = write(store, clock, text_b.replace("build 1023", "build 1031"))
+    assert links(layer, c) == {(b, "updates"), (a, "relates_to")}
+
+
+def test_a_value_change_without_names_is_still_an_update(store, clock, layer):
+    a = write(store, clock, "The payment client uses 3 retries before it gives up on the gateway.")
+    b = write(store, clock, "The payment client uses 5 retries before it gives up on the gateway.")
+    (rel,) = layer.relationships(b)
+    assert (rel.target_id, rel.type, rel.metadata["reason"]) == (a, "updates", "value")
