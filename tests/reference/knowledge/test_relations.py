@@ -159,3 +159,21 @@ def test_a_value_change_without_names_is_still_an_update(store, clock, layer):
     b = write(store, clock, "The payment client uses 5 retries before it gives up on the gateway.")
     (rel,) = layer.relationships(b)
     assert (rel.target_id, rel.type, rel.metadata["reason"]) == (a, "updates", "value")
+
+
+def test_one_sentence_declared_about_two_entities_is_only_related(store, clock, layer):
+    """Memory Lane's notes: one sentence per topic, a number differing by feature; only the writer's
+    declared entities (seed 004 `metadata.entity_slugs`) tell the features apart."""
+    text = "Request retries: we decided to cap them at {} attempts, then show the error."
+    auth = store.write_memory(text.format(2), metadata={"entity_slugs": ["feature:auth"]}).id
+    clock.advance(DAY)
+    billing = store.write_memory(text.format(3), metadata={"entity_slugs": ["feature:billing"]}).id
+    assert cos(text.format(2), text.format(3)) > UPDATE_THRESHOLD
+    (rel,) = layer.relationships(billing)
+    assert (rel.target_id, rel.type, rel.metadata.get("differentSubjects")) == (auth, "relates_to", True)
+    clock.advance(DAY)   # the same feature's later value is an update; a slug as a bare string declares nothing
+    later = store.write_memory(text.format(5), metadata={"entity_slugs": ["Feature:Billing", "feature:x"]}).id
+    assert links(layer, later) == {(billing, "updates"), (auth, "relates_to")}
+    clock.advance(DAY)
+    plain = store.write_memory(text.format(7), metadata={"entity_slugs": "feature:auth"}).id
+    assert links(layer, plain) == {(auth, "updates"), (billing, "updates"), (later, "updates")}
