@@ -1,10 +1,10 @@
 """Identifier-like names in a memory's text: the text half of the same-subject check (seed 001 §3).
 
 Two notes written from one sentence template ("Component comp3 handles the schema and queue path;
-its queue step failed once in build 1003." / "... comp7 ... 1007.") are alike in wording (cosine
+its queue step failed once in build 1003." / "... comp23 ... 1023.") are alike in wording (cosine
 above the update threshold) and a number differs, so the contradiction rule calls the newer one
 an update of the older. What tells they are about different things is the thing they name:
-`comp3` and `comp7`. The entity extractor does not take such a bare name (it is neither a path,
+`comp3` and `comp23`. The entity extractor does not take such a bare name (it is neither a path,
 a module, a call, a dotted name, a code span nor camelCase), so the relationship rules also read
 the names from the text: two memories that both name something and share no name are about
 different subjects, like two that name files and share none (`relations.py`).

@@ -177,3 +177,25 @@ def test_one_sentence_declared_about_two_entities_is_only_related(store, clock, 
     clock.advance(DAY)
     plain = store.write_memory(text.format(7), metadata={"entity_slugs": "feature:auth"}).id
     assert links(layer, plain) == {(auth, "updates"), (billing, "updates"), (later, "updates")}
+
+
+def test_declared_subjects_link_a_batch_as_one_by_one(tmp_path):
+    """A batch's entries read each other's declared entities from the rows written before them."""
+    from reference.clock import LogicalClock
+    from reference.store import MemoryStore
+    text = "Request retries: we decided to cap them at {} attempts, then show the error."
+    recs = [{"text": text.format(n), "metadata": {"entity_slugs": [f"feature:{f}"]}}
+            for n, f in [(2, "auth"), (3, "billing"), (5, "billing"), (7, "auth")]]
+
+    def links_of(name, batch):
+        s = MemoryStore.open(tmp_path / name, clock=LogicalClock(1_767_225_600.0))
+        layer = KnowledgeLayer.for_store(s)
+        ids = [e.id for e in s.write_memories(recs)] if batch else [s.write_memory(**r).id for r in recs]
+        out = sorted((ids.index(r.source_id), ids.index(r.target_id), r.type)
+                     for i in ids for r in layer.relationships(i) if r.source_id == i)
+        s.close()
+        return out
+
+    one_by_one = links_of("single", False)
+    assert (2, 1, "updates") in one_by_one and (3, 0, "updates") in one_by_one and (1, 0, "relates_to") in one_by_one
+    assert links_of("batch", True) == one_by_one
