@@ -45,10 +45,12 @@ class FileIndex:
         self._ptr: list[int] = [0]             # row -> its first entry; row + 1 -> one past its last
         self._nterms: list[int] = []           # row -> its distinct terms (the length it adds to each file)
         self._arrays = (np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(0))   # the lists so far
-        # the documents' lengths (file id -> summed term counts) for the rows `_vis` marks; `text_scores` moves
-        # them to its `visible` by the rows that changed (whole integers in float64: any order sums them exactly)
+        # for the rows `_vis` marks: each file's document length (its rows' summed term counts, whole numbers
+        # in float64, so any order of sums gives the same floats) and entry count; `text_scores` moves them to
+        # its `visible` by the rows whose visibility changed
         self._vis = np.zeros(0, dtype=bool)
         self._length = np.zeros(0)
+        self._count = np.zeros(0, dtype=np.int64)
 
     def note(self, row: int, files: tuple[str, ...] | list[str], terms: tuple[str, ...] = ()) -> None:
         """Memory `row` touched `files` (rows in write order, as the LexicalIndex numbers them; a row never
@@ -85,21 +87,23 @@ class FileIndex:
         # entry j of the gather is its row's first entry plus j minus the entries gathered before that row
         return np.repeat(start - (np.cumsum(count) - count), count) + np.arange(int(count.sum())), count
 
-    def _lengths(self, vis: np.ndarray, files: int) -> np.ndarray:
-        """File id -> the summed term counts of the rows where `vis` (bool by row, every row) holds, read-only:
-        the kept lengths moved by the rows whose visibility changed since the last call (a write adds its own
-        rows; the same mask again costs a comparison of the masks)."""
+    def _documents(self, vis: np.ndarray, files: int) -> tuple[np.ndarray, np.ndarray]:
+        """(file id -> document length, file id -> entry count) of the rows where `vis` (bool by row, every row)
+        holds, read-only: the kept ones moved by the rows whose visibility changed since the last call (a write
+        adds its own rows; the same mask again costs a comparison of the masks)."""
         flat, _, nterms = self._arrays
         old = self._vis
-        length = np.concatenate([self._length, np.zeros(files - self._length.size)])   # a new array
+        length = np.concatenate([self._length, np.zeros(files - self._length.size)])   # new arrays
+        count = np.concatenate([self._count, np.zeros(files - self._count.size, dtype=np.int64)])
         changed = np.concatenate([np.flatnonzero(vis[:old.size] != old), old.size + np.flatnonzero(vis[old.size:])])
-        for rows, sign in ((changed[vis[changed]], 1.0), (changed[~vis[changed]], -1.0)):
+        for rows, sign in ((changed[vis[changed]], 1), (changed[~vis[changed]], -1)):
             if rows.size:
-                at, count = self._entries(rows)
-                length += sign * np.bincount(flat[at], weights=np.repeat(nterms[rows], count), minlength=files)
-        length.flags.writeable = False
-        self._vis, self._length = vis, length
-        return length
+                at, per_row = self._entries(rows)
+                length += sign * np.bincount(flat[at], weights=np.repeat(nterms[rows], per_row), minlength=files)
+                count += sign * np.bincount(flat[at], minlength=files)
+        length.flags.writeable = count.flags.writeable = False
+        self._vis, self._length, self._count = vis, length, count
+        return length, count
 
     def text_scores(self, index: LexicalIndex, query: str, visible: np.ndarray, k1: float,
                     b: float) -> dict[str, float]:
@@ -108,9 +112,10 @@ class FileIndex:
         once a memory), its length their sum; N and df count files; Lucene's idf as `LexicalIndex.bm25`. Files
         the query's terms miss are left out.
 
-        Cost: each query term's visible postings gather their rows' entries (a row's entries are one slice);
-        the documents' lengths are kept between calls and moved by the rows whose visibility changed."""
-        flat, ptr, nterms = self._csr()
+        Cost: a query term's file counts gather the entries of its visible rows (a row's entries are one
+        slice), or, when it is in most visible rows, of the visible rows without it, taken from every visible
+        entry's count; the documents' lengths and entry counts are kept between calls (`_documents`)."""
+        flat, _, nterms = self._csr()
         rows = nterms.size
         n = min(rows, visible.size)
         names = self.paths.ids
@@ -118,25 +123,31 @@ class FileIndex:
             return {}
         vis = np.zeros(rows, dtype=bool)
         vis[:n] = visible[:n]
-        length = self._lengths(vis, len(names))
+        length, count = self._documents(vis, len(names))
         docs = int(np.count_nonzero(length))
         if docs == 0:
             return {}
+        shown = int(np.count_nonzero(vis))
         norm = k1 * (1.0 - b + b * length / (length.sum() / docs))
         acc = np.zeros(len(names))
         for t in dict.fromkeys(index_terms(query)):
             post = index.postings.get(t)
             if post is None or not post.live:
                 continue
-            r = post.rows()
-            r = r[r < n]
-            r = r[vis[r]]                       # the visible rows holding the term
-            tf = np.bincount(flat[self._entries(r)[0]], minlength=len(names))
+            r = post.rows()                     # ascending
+            r = r[: np.searchsorted(r, n)]
+            if 2 * r.size <= shown:
+                tf = np.bincount(flat[self._entries(r[vis[r]])[0]], minlength=len(names))
+            else:                               # whole counts: the same tf either way
+                rest = vis.copy()
+                rest[r] = False                 # the visible rows without the term
+                tf = count - np.bincount(flat[self._entries(np.flatnonzero(rest))[0]], minlength=len(names))
             hit = np.flatnonzero(tf)
             if hit.size:
                 idf = lucene_idf(docs, hit.size)
                 acc[hit] += idf * tf[hit] * (k1 + 1.0) / (tf[hit] + norm[hit])
-        return {names[i]: float(acc[i]) for i in np.flatnonzero(acc > 0.0).tolist()}
+        hit = np.flatnonzero(acc > 0.0)
+        return dict(zip([names[i] for i in hit.tolist()], acc[hit].tolist()))
 
 
 def file_scores(index: LexicalIndex, files: FileIndex, query: str, memory_scores: np.ndarray, p: FileParams,
