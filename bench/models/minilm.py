@@ -15,7 +15,7 @@ Beside it, `fastembed/models--Qdrant--all-MiniLM-L6-v2-onnx/` presents the same 
 entry (Hugging Face cache layout: `refs/main` names a snapshot folder of relative links), so that a server
 which takes only fastembed's model name `sentence-transformers/all-MiniLM-L6-v2` and a cache folder loads
 these files offline (`HF_HUB_OFFLINE=1`); fastembed then computes the very vectors `MiniLMEmbedder` does
-(checked by tests/reference/test_minilm_embedder.py when fastembed is installed).
+(checked by tests/reference/embed/test_minilm.py when fastembed is installed).
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ sentence-transformers does. Files come from `minilm_dir()` (`minilm_files.py`), 
 `codemem-bench models install minilm`; nothing is downloaded, ever.
 
 Deterministic: one intra-op thread, and a text's row does not depend on the batch it is in (padding is
-masked out of attention and pooling; `tests/reference/test_minilm_embedder.py` checks rows are equal
+masked out of attention and pooling; `tests/reference/embed/test_minilm.py` checks rows are equal
 alone and in a batch). Texts are sorted by token count and run in chunks of at most `batch_tokens` padded
 tokens (and `batch_size` texts): on this CPU a run's cost per token grows with its size (the attention and
 feed-forward activations leave the cache), so a 170-token commit text costs 53 ms of CPU alone and 80-94 ms

@@ -6,9 +6,13 @@ For a new memory N (source) and each earlier memory O (target):
    fires, else `extends`; `RELATE_THRESHOLD` < s <= `UPDATE_THRESHOLD` ->
    `relates_to`; confidence = s. Same subject: when both memories name
    files, directories, symbols or modules (`SUBJECT_TYPES`) and share none
-   of them, they are about different things - the same sentence about
-   another file is no update - so a pair above the update threshold is only
-   `relates_to` (`metadata.differentSubjects`). The seed's 0.8 / 0.5 were set for
+   of them, or both texts hold identifier-like names (`names.py`: `comp3`,
+   `max_retries`, `README.md`) and share none, they are about different
+   things - the same sentence about another file or component is no update -
+   so a pair above the update threshold is only `relates_to`
+   (`metadata.differentSubjects`). So are two whose writers declared the
+   entities they are about (seed 004 §4.1 `metadata.entity_slugs`, what
+   Memory Lane stores) and declared none in common. The seed's 0.8 / 0.5 were set for
    sentence embeddings; the thresholds here are measured for hashing-v1
    (reference/knowledge/README.md, "Thresholds").
 2. markers (paraphrases): similarity misses an update or extension that
@@ -38,6 +42,7 @@ A pair keeps one relationship: updates > extends > derives > relates_to.
 """
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from collections.abc import Callable
@@ -48,6 +53,7 @@ from reference.knowledge.contradiction import (ADDITIVE_WORDS, MARKER_WORDS, add
                                               supersede_marker)
 from reference.knowledge import relationship_rows as rr
 from reference.knowledge.model import RELATION_PRIORITY, Relationship
+from reference.knowledge.names import different_names, names
 from reference.knowledge.relationship_rows import to_relationship
 from reference.memories.record import MemoryEntry
 
@@ -120,6 +126,8 @@ class RelationshipBuilder:
         else:
             mine, of = known.subjects(source), known.subjects
         update, relate = self.update_threshold, self.relate_threshold
+        my_names: frozenset[str] | None = None   # read only when a neighbour is above the update threshold
+        my_slugs: frozenset[str] = _NONE
         for other, sim in neighbours:
             target = other.id
             if sim > update:
@@ -127,7 +135,10 @@ class RelationshipBuilder:
                     continue
                 sim6 = round(sim, 6)
                 theirs = of(target) or _NONE
-                if mine and theirs and not mine & theirs:
+                if my_names is None:
+                    my_names, my_slugs = names(entry.text), declared_subjects(entry.metadata)
+                if ((mine and theirs and not mine & theirs) or different_names(names(other.text), my_names)
+                        or (my_slugs and different_names(self._declared(conn, target), my_slugs))):
                     offer(rr.different_subjects(source, target, sim6, created_at))
                     continue
                 reason = contradiction(other.text, entry.text)
@@ -177,6 +188,13 @@ class RelationshipBuilder:
         return rr.similar(entry.id, best, type_, round(sims[best], 6), reason, created_at)
 
     @staticmethod
+    def _declared(conn: sqlite3.Connection, memory_id: str) -> frozenset[str]:
+        # json_extract gives an array as JSON text (a string member as the bare string: only arrays count)
+        row = conn.execute("SELECT json_extract(metadata, '$.entity_slugs') FROM memories WHERE id = ? "
+                           "AND json_type(metadata, '$.entity_slugs') = 'array'", (memory_id,)).fetchone()
+        return declared_subjects({"entity_slugs": json.loads(row[0])}) if row else _NONE
+
+    @staticmethod
     def _text(conn: sqlite3.Connection, memory_id: str) -> str:
         row = conn.execute("SELECT text FROM memories WHERE id = ?", (memory_id,)).fetchone()
         return row[0] if row else ""
@@ -201,6 +219,14 @@ class RelationshipBuilder:
         if len(chosen) < 2:
             return []
         return [rr.derives(entry.id, d, DERIVES_CONFIDENCE, ent, created_at) for d, ent in chosen.items()]
+
+
+def declared_subjects(metadata: dict[str, Any] | None) -> frozenset[str]:
+    """The entities a memory's writer declared it is about: seed 004 §4.1's `metadata.entity_slugs`, lowercased."""
+    slugs = (metadata or {}).get("entity_slugs")
+    if not isinstance(slugs, list):
+        return _NONE
+    return frozenset(s.lower() for s in slugs if isinstance(s, str) and s)
 
 
 def _concludes(text: str) -> bool:

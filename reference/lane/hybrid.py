@@ -46,7 +46,7 @@ from reference.lane.search import LaneHit, LaneResult, LaneSearch
 from reference.lexical.expansion import entity_weights, named_files, spread
 from reference.lexical.layer import LexicalLayer
 from reference.lexical.params import TUNED, LexicalParams
-from reference.lexical.ranking import first_stage, with_prior
+from reference.lexical.ranking import SAMPLE_STRIDE, first_stage, with_prior
 from reference.lexical.recency import recency_prior
 
 # fitted by `python3 -m bench.calibration.lane` on the calibration split (it prints the grid and the choice);
@@ -105,7 +105,6 @@ class PriorCache:
 
 
 _NO_ROWS = np.zeros(0, dtype=np.int64)
-_STRIDE = 16     # _reachable's threshold sample: every 16th row
 _SPARSE = 8      # a filter keeping under 1/8 of the rows is walked by its rows, not by a mask of every row
 
 
@@ -219,9 +218,9 @@ def _reachable(lex: np.ndarray, ok: np.ndarray, every: bool, p: LexicalParams, p
     def pre(at: Any) -> np.ndarray:
         return with_prior(lex[at], prior[at], p) if rw > 0.0 else lex[at]
 
-    sample = pre(slice(None, None, _STRIDE))
+    sample = pre(slice(None, None, SAMPLE_STRIDE))
     if not every:
-        sample = sample[ok[::_STRIDE]]
+        sample = sample[ok[::SAMPLE_STRIDE]]
     sample = sample[sample > 0.0]
     t = np.partition(sample, sample.size - depth)[sample.size - depth] if sample.size >= depth else None
     if t is None:

@@ -39,11 +39,18 @@ class FileIndex:
     def __init__(self) -> None:
         self.paths = LexicalIndex()
         self.last: dict[str, int] = {}
-        # a file's id is its row in `paths` (paths are added once, in first-seen order, and never removed)
-        self._flat: list[int] = []             # one entry per (row, file touched): the file id ...
-        self._owner: list[int] = []            # ... and the row
+        # a file's id is its row in `paths` (paths are added once, in first-seen order, and never removed);
+        # one entry per (row, file touched), appended in row order, so a row's entries are one slice
+        self._flat: list[int] = []             # entry -> file id
+        self._ptr: list[int] = [0]             # row -> its first entry; row + 1 -> one past its last
         self._nterms: list[int] = []           # row -> its distinct terms (the length it adds to each file)
-        self._arrays = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0))   # the lists so far
+        self._arrays = (np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(0))   # the lists so far
+        # for the rows `_vis` marks: each file's document length (its rows' summed term counts, whole numbers
+        # in float64, so any order of sums gives the same floats) and entry count; `text_scores` moves them to
+        # its `visible` by the rows whose visibility changed
+        self._vis = np.zeros(0, dtype=bool)
+        self._length = np.zeros(0)
+        self._count = np.zeros(0, dtype=np.int64)
 
     def note(self, row: int, files: tuple[str, ...] | list[str], terms: tuple[str, ...] = ()) -> None:
         """Memory `row` touched `files` (rows in write order, as the LexicalIndex numbers them; a row never
@@ -51,58 +58,96 @@ class FileIndex:
         each file's document."""
         while len(self._nterms) < row:          # rows never noted: no files
             self._nterms.append(0)
+            self._ptr.append(len(self._flat))
         for f in files:
             if f not in self.paths.row_of:
                 self.paths.add(f, f)
             self.last[f] = max(row, self.last.get(f, row))
         if row == len(self._nterms):
             self._flat.extend(self.paths.row_of[f] for f in files)
-            self._owner.extend([row] * len(files))
             self._nterms.append(len(terms))
+            self._ptr.append(len(self._flat))
 
     def _csr(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(file id, row) of every entry and each row's term count as arrays: only what was noted since the last
-        call is converted (a search after one write at 100k memories copies the arrays, ~0.1 ms, not the lists)."""
-        flat, owner, nterms = self._arrays
+        """(file id of every entry, each row's first entry and one past the last row's, each row's term count)
+        as arrays: only what was noted since the last call is converted (a search after one write at 100k
+        memories copies the arrays, ~0.1 ms, not the lists)."""
+        flat, ptr, nterms = self._arrays
         if flat.size < len(self._flat) or nterms.size < len(self._nterms):
             self._arrays = (np.concatenate([flat, np.asarray(self._flat[flat.size:], dtype=np.int64)]),
-                            np.concatenate([owner, np.asarray(self._owner[owner.size:], dtype=np.int64)]),
+                            np.concatenate([ptr, np.asarray(self._ptr[ptr.size:], dtype=np.int64)]),
                             np.concatenate([nterms, np.asarray(self._nterms[nterms.size:], dtype=np.float64)]))
         return self._arrays
+
+    def _entries(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(the entries of `rows` (row numbers, any order), each row's slice in order; each row's entry count)."""
+        _, ptr, _ = self._arrays
+        start = ptr[rows]
+        count = ptr[rows + 1] - start
+        # entry j of the gather is its row's first entry plus j minus the entries gathered before that row
+        return np.repeat(start - (np.cumsum(count) - count), count) + np.arange(int(count.sum())), count
+
+    def _documents(self, vis: np.ndarray, files: int) -> tuple[np.ndarray, np.ndarray]:
+        """(file id -> document length, file id -> entry count) of the rows where `vis` (bool by row, every row)
+        holds, read-only: the kept ones moved by the rows whose visibility changed since the last call (a write
+        adds its own rows; the same mask again costs a comparison of the masks)."""
+        flat, _, nterms = self._arrays
+        old = self._vis
+        length = np.concatenate([self._length, np.zeros(files - self._length.size)])   # new arrays
+        count = np.concatenate([self._count, np.zeros(files - self._count.size, dtype=np.int64)])
+        changed = np.concatenate([np.flatnonzero(vis[:old.size] != old), old.size + np.flatnonzero(vis[old.size:])])
+        for rows, sign in ((changed[vis[changed]], 1), (changed[~vis[changed]], -1)):
+            if rows.size:
+                at, per_row = self._entries(rows)
+                length += sign * np.bincount(flat[at], weights=np.repeat(nterms[rows], per_row), minlength=files)
+                count += sign * np.bincount(flat[at], minlength=files)
+        length.flags.writeable = count.flags.writeable = False
+        self._vis, self._length, self._count = vis, length, count
+        return length, count
 
     def text_scores(self, index: LexicalIndex, query: str, visible: np.ndarray, k1: float,
                     b: float) -> dict[str, float]:
         """File -> BM25 of `query` over the file documents built from the rows where `visible` (bool by row)
         holds: a file's document is the distinct terms of every visible memory that touched it (a term counted
         once a memory), its length their sum; N and df count files; Lucene's idf as `LexicalIndex.bm25`. Files
-        the query's terms miss are left out."""
-        flat, owner, nterms = self._csr()
-        n = min(nterms.size, visible.size)
+        the query's terms miss are left out.
+
+        Cost: a query term's file counts gather the entries of its visible rows (a row's entries are one
+        slice), or, when it is in most visible rows, of the visible rows without it, taken from every visible
+        entry's count; the documents' lengths and entry counts are kept between calls (`_documents`)."""
+        flat, _, nterms = self._csr()
+        rows = nterms.size
+        n = min(rows, visible.size)
         names = self.paths.ids
         if n == 0 or not names:
             return {}
-        vis = np.zeros(nterms.size, dtype=bool)
+        vis = np.zeros(rows, dtype=bool)
         vis[:n] = visible[:n]
-        seen = vis[owner]                       # the (row, file) entries of visible rows
-        length = np.bincount(flat[seen], weights=nterms[owner[seen]], minlength=len(names))
+        length, count = self._documents(vis, len(names))
         docs = int(np.count_nonzero(length))
         if docs == 0:
             return {}
+        shown = int(np.count_nonzero(vis))
         norm = k1 * (1.0 - b + b * length / (length.sum() / docs))
         acc = np.zeros(len(names))
         for t in dict.fromkeys(index_terms(query)):
             post = index.postings.get(t)
             if post is None or not post.live:
                 continue
-            r = post.rows()
-            held = np.zeros(nterms.size, dtype=bool)
-            held[r[r < n]] = True
-            tf = np.bincount(flat[seen & held[owner]], minlength=len(names))
+            r = post.rows()                     # ascending
+            r = r[: np.searchsorted(r, n)]
+            if 2 * r.size <= shown:
+                tf = np.bincount(flat[self._entries(r[vis[r]])[0]], minlength=len(names))
+            else:                               # whole counts: the same tf either way
+                rest = vis.copy()
+                rest[r] = False                 # the visible rows without the term
+                tf = count - np.bincount(flat[self._entries(np.flatnonzero(rest))[0]], minlength=len(names))
             hit = np.flatnonzero(tf)
             if hit.size:
                 idf = lucene_idf(docs, hit.size)
                 acc[hit] += idf * tf[hit] * (k1 + 1.0) / (tf[hit] + norm[hit])
-        return {names[i]: float(acc[i]) for i in np.flatnonzero(acc > 0.0).tolist()}
+        hit = np.flatnonzero(acc > 0.0)
+        return dict(zip([names[i] for i in hit.tolist()], acc[hit].tolist()))
 
 
 def file_scores(index: LexicalIndex, files: FileIndex, query: str, memory_scores: np.ndarray, p: FileParams,

@@ -61,6 +61,7 @@ class LexicalLayer:
         self._rev: int | None = None
         self._last_scores: tuple | None = None   # (key, scores) of the last `scores` call without a vector part
         self._last_qvec: tuple[str, np.ndarray] | None = None   # (query, its embedding): see query_vector
+        self._last_top: tuple | None = None   # (scores, k, top rows) of the last `_top`
 
     @classmethod
     def for_store(cls, store: Any) -> "LexicalLayer":
@@ -244,6 +245,16 @@ class LexicalLayer:
             self.sync()
             return self.rows_of(pairs)
 
+    def nearest(self, query: str, k: int, allowed: np.ndarray | None = None) -> list[tuple[str, float]]:
+        """(memory id, cosine) of the query's `k` nearest memories among the key hashes `allowed` (None: every
+        memory), best first, ties by id (the vector cache's ties kept, then cut at `k`): the vector list as
+        `Memories.ranked_lists` gives it, with ids from the index instead of a lookup per search. A query
+        whose embedding is all zeros (no word the embedder hashes) has no nearest memories."""
+        rows, cos = self.vector(query, allowed, k)
+        with self._lock:
+            ids = self.index.ids
+            return [(m, -s) for s, m in sorted(zip((-cos).tolist(), [ids[r] for r in rows.tolist()]))[:k]]
+
     def ranked(self, query: str, params: LexicalParams, k: int, allowed: np.ndarray | None = None
                ) -> list[tuple[str, float]]:
         """(memory id, score) of the `k` best for `query` under `params` among the key hashes `allowed`
@@ -253,7 +264,17 @@ class LexicalLayer:
         with self._lock:
             self.sync()   # before the rows are counted for `allowed`
             scores = self.scores(query, params, vector, self.allowed_rows(allowed))
-            return [(self.index.ids[r], s) for r, s in top_rows(scores, k, self.index.ids)]
+            return [(self.index.ids[r], s) for r, s in self._top(scores, k)]
+
+    def _top(self, scores: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """`top_rows(scores, k, ids)`, the last answer kept for the same read-only `scores` (as `scores` hands
+        them out) and `k`: rrf's keyword list and galaxybrain's candidates are one ranking's top `DEPTH`."""
+        last = self._last_top
+        if last is not None and last[0] is scores and last[1] == k:
+            return last[2]
+        top = top_rows(scores, k, self.index.ids)
+        self._last_top = None if scores.flags.writeable else (scores, k, top)
+        return top
 
     def reranked(self, query: str, params: LexicalParams, k: int, candidates: int, weight: float,
                  allowed: np.ndarray | None = None) -> list[tuple[str, float]]:
@@ -276,8 +297,9 @@ class LexicalLayer:
 
             def cosines(rows: np.ndarray) -> np.ndarray:
                 qvec = self.query_vector(query)
-                return self.store.vectors.scores(qvec, [int(h) for h in hashes[rows]])
-            return [(ids[r], s) for r, s in semantic_rerank(scores, candidates, cosines, weight, ids)[:k]]
+                return self.store.vectors.scores(qvec, hashes[rows])
+            top = self._top(scores, candidates)
+            return [(ids[r], s) for r, s in semantic_rerank(scores, candidates, cosines, weight, ids, top)[:k]]
 
 
 def _files(entry: Any) -> tuple[str, ...]:

@@ -28,7 +28,6 @@ import numpy as np
 from reference.lexical.expansion import entity_weights, named_files, spread
 from reference.lexical.index import LexicalIndex
 from reference.lexical.params import LexicalParams
-from reference.lexical.recency import recency_tail
 
 
 def _normalised(x: np.ndarray) -> np.ndarray:
@@ -69,7 +68,7 @@ def hybrid_scores(index: LexicalIndex, query: str, params: LexicalParams,
         named = spread(index, files, s.size) if files else None
     start = 0
     if params.recency_weight > 0.0:
-        start, prior = recency_tail(s.size, params.recency_scale, index.ticks())
+        start, prior = index.recency_tail(params.recency_scale)
     fused = fuse(s, shared, named, prior, params, start, in_place=True)
     return fused if every else np.where(mask, fused, -np.inf)
 
@@ -122,11 +121,11 @@ def top_rows(scores: np.ndarray, k: int, ids: list[str], positive: bool = True) 
     return list(zip(ok[order[:k]].tolist(), vals[:k].tolist()))
 
 
-_SAMPLE_STRIDE = 16   # top_rows' threshold sample: every 16th row
+SAMPLE_STRIDE = 16   # the threshold sample of top_rows (and Memory Lane's `_reachable`): every 16th row
 
 
 def _above_sampled_kth(scores: np.ndarray, k: int) -> np.ndarray | None:
-    """Rows scoring at least the k-th best positive score of every `_SAMPLE_STRIDE`-th row (None: fewer than k).
+    """Rows scoring at least the k-th best positive score of every `SAMPLE_STRIDE`-th row (None: fewer than k).
 
     The k-th best of a sample is never above the k-th best of all, so these rows hold every row that the
     k best and their ties need, and only positive ones: `top_rows` then partitions a few hundred rows
@@ -134,7 +133,7 @@ def _above_sampled_kth(scores: np.ndarray, k: int) -> np.ndarray | None:
     """
     if k <= 0:
         return None
-    sample = scores[::_SAMPLE_STRIDE]
+    sample = scores[::SAMPLE_STRIDE]
     sample = sample[sample > 0.0]   # only positive rows count; many equal zeros or -infs slow `partition` down
     if sample.size < k:
         return None
@@ -142,15 +141,15 @@ def _above_sampled_kth(scores: np.ndarray, k: int) -> np.ndarray | None:
     return np.flatnonzero(scores >= kth)
 
 
-def semantic_rerank(scores: np.ndarray, candidates: int, cosines, weight: float, ids: list[str]
-                    ) -> list[tuple[int, float]]:
+def semantic_rerank(scores: np.ndarray, candidates: int, cosines, weight: float, ids: list[str],
+                    top: list[tuple[int, float]] | None = None) -> list[tuple[int, float]]:
     """Seed 000 §4.3's "semantic re-rank" of the `candidates` best rows of `scores` (filtered already).
 
     Each candidate's score divided by the best candidate's, plus `weight` x its cosine divided by the best
     positive cosine (`cosines(rows) -> array`, NaN for a row without a vector: 0). All candidates, best first,
-    ties by id.
+    ties by id. `top`: `top_rows(scores, candidates, ids)` when the caller has it already.
     """
-    top = top_rows(scores, candidates, ids)
+    top = top_rows(scores, candidates, ids) if top is None else top
     if not top:
         return []
     rows = np.asarray([r for r, _ in top], dtype=np.int64)
@@ -161,5 +160,8 @@ def semantic_rerank(scores: np.ndarray, candidates: int, cosines, weight: float,
         cos = np.maximum(cos, 0.0)
         if cos.max(initial=0.0) > 0.0:
             s = s + weight * cos / cos.max()
-    order = sorted(range(rows.size), key=lambda i: (-s[i], ids[rows[i]]))
+    order = np.argsort(-s, kind="stable")
+    if np.any(s[order[1:]] == s[order[:-1]]):   # ties: broken by id (Python floats: no numpy scalar per key)
+        sl, rl = s.tolist(), rows.tolist()
+        order = sorted(range(rows.size), key=lambda i: (-sl[i], ids[rl[i]]))
     return [(int(rows[i]), float(s[i])) for i in order]

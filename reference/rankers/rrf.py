@@ -74,10 +74,9 @@ class RRFRanker:
             fused = rrf([keyword, vector, vector], self.k)[: query.top_k]
             return hits_of(self.store, fused)
         allowed = None if flt.empty else self.store.memories.candidates(flt)
-        # the embedding galaxybrain's re-rank reads too (kept by the lexical layer), and the filter looked up once
-        vec_list = self.store.memories.ranked_lists(query.text, flt, depth, keyword=False, allowed=allowed,
-                                                    qvec=self.lexical.query_vector(query.text))[1]
+        # the filter looked up once; the query embedded once (kept by the lexical layer for galaxybrain's re-rank)
+        vector = [m for m, _ in self.lexical.nearest(query.text, depth, allowed)]
         keyword = [m for m, _ in self.lexical.ranked(query.text, self.params.with_(vector_weight=0.0), depth, allowed)]
         galaxy = [m for m, _ in self.galaxybrain.ranked_ids(query, depth)]
-        fused = rrf([keyword, [m for m, _ in vec_list], galaxy], self.k)[: query.top_k]
+        fused = rrf([keyword, vector, galaxy], self.k)[: query.top_k]
         return hits_of(self.store, fused)

@@ -166,7 +166,9 @@ class VectorCache(RowSync, RowSelections, IndexedSearch):
         q = self._query(query_vec)
         with self._lock:
             self._sync_checked()
-            rows, found = self._rows_for(np.asarray([_u64(k) for k in key_hashes], dtype=np.uint64))
+            keys = key_hashes if isinstance(key_hashes, np.ndarray) and key_hashes.dtype == np.uint64 else \
+                np.asarray([_u64(k) for k in key_hashes], dtype=np.uint64)   # a uint64 array needs no check
+            rows, found = self._rows_for(keys)
             out = np.full(len(found), np.nan, dtype=np.float32)
             if rows.size:
                 out[found] = self._scores_of(rows, q)

@@ -137,3 +137,65 @@ def test_backfill_gives_the_same_links_as_live_writes(tmp_path, clock):
                                     "ORDER BY document_id, position").fetchall())
         s.close()
     assert results[0] == results[2] and results[1] == results[3] and results[0]
+
+
+def test_one_template_about_two_components_is_only_related(store, clock, layer):
+    """Notes from one sentence template naming two components (the planted tests' synthetic scenario):
+    only the name and a number differ, so the value rule alone would call the newer an update."""
+    text_a = "Component comp3 handles the schema and queue path; its queue step failed once in build 1003."
+    text_b = "Component comp23 handles the schema and queue path; its queue step failed once in build 1023."
+    assert cos(text_a, text_b) > UPDATE_THRESHOLD   # precondition: the similarity rule sees them
+    a = write(store, clock, text_a)
+    b = write(store, clock, text_b)
+    (rel,) = layer.relationships(b)
+    assert (rel.target_id, rel.type, rel.metadata.get("differentSubjects")) == (a, "relates_to", True)
+    # the same component's note with another value is still an update of it
+    c = write(store, clock, text_b.replace("build 1023", "build 1031"))
+    assert links(layer, c) == {(b, "updates"), (a, "relates_to")}
+
+
+def test_a_value_change_without_names_is_still_an_update(store, clock, layer):
+    a = write(store, clock, "The payment client uses 3 retries before it gives up on the gateway.")
+    b = write(store, clock, "The payment client uses 5 retries before it gives up on the gateway.")
+    (rel,) = layer.relationships(b)
+    assert (rel.target_id, rel.type, rel.metadata["reason"]) == (a, "updates", "value")
+
+
+def test_one_sentence_declared_about_two_entities_is_only_related(store, clock, layer):
+    """Memory Lane's notes: one sentence per topic, a number differing by feature; only the writer's
+    declared entities (seed 004 `metadata.entity_slugs`) tell the features apart."""
+    text = "Request retries: we decided to cap them at {} attempts, then show the error."
+    auth = store.write_memory(text.format(2), metadata={"entity_slugs": ["feature:auth"]}).id
+    clock.advance(DAY)
+    billing = store.write_memory(text.format(3), metadata={"entity_slugs": ["feature:billing"]}).id
+    assert cos(text.format(2), text.format(3)) > UPDATE_THRESHOLD
+    (rel,) = layer.relationships(billing)
+    assert (rel.target_id, rel.type, rel.metadata.get("differentSubjects")) == (auth, "relates_to", True)
+    clock.advance(DAY)   # the same feature's later value is an update; a slug as a bare string declares nothing
+    later = store.write_memory(text.format(5), metadata={"entity_slugs": ["Feature:Billing", "feature:x"]}).id
+    assert links(layer, later) == {(billing, "updates"), (auth, "relates_to")}
+    clock.advance(DAY)
+    plain = store.write_memory(text.format(7), metadata={"entity_slugs": "feature:auth"}).id
+    assert links(layer, plain) == {(auth, "updates"), (billing, "updates"), (later, "updates")}
+
+
+def test_declared_subjects_link_a_batch_as_one_by_one(tmp_path):
+    """A batch's entries read each other's declared entities from the rows written before them."""
+    from reference.clock import LogicalClock
+    from reference.store import MemoryStore
+    text = "Request retries: we decided to cap them at {} attempts, then show the error."
+    recs = [{"text": text.format(n), "metadata": {"entity_slugs": [f"feature:{f}"]}}
+            for n, f in [(2, "auth"), (3, "billing"), (5, "billing"), (7, "auth")]]
+
+    def links_of(name, batch):
+        s = MemoryStore.open(tmp_path / name, clock=LogicalClock(1_767_225_600.0))
+        layer = KnowledgeLayer.for_store(s)
+        ids = [e.id for e in s.write_memories(recs)] if batch else [s.write_memory(**r).id for r in recs]
+        out = sorted((ids.index(r.source_id), ids.index(r.target_id), r.type)
+                     for i in ids for r in layer.relationships(i) if r.source_id == i)
+        s.close()
+        return out
+
+    one_by_one = links_of("single", False)
+    assert (2, 1, "updates") in one_by_one and (3, 0, "updates") in one_by_one and (1, 0, "relates_to") in one_by_one
+    assert links_of("batch", True) == one_by_one

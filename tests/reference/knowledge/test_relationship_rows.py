@@ -51,7 +51,7 @@ def test_builder_similarity_rows_match_the_templates_for_every_float_kind():
 
     from reference.knowledge.relations import KnownEntities, RelationshipBuilder
     builder = RelationshipBuilder(similar=None, cosines=None)
-    entry = SimpleNamespace(id="new", text="plain text")
+    entry = SimpleNamespace(id="new", text="plain text", metadata={})
     sims = [0.7123456789, np.float64(0.65), float("inf"), 0.55, 0.4, 0.6]
     near = [(SimpleNamespace(id=f"m{i}", text="x"), s) for i, s in enumerate(sims)]
     near.append((SimpleNamespace(id="new", text="x"), 0.6))   # itself: never linked

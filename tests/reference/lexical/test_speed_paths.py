@@ -1,8 +1,9 @@
 """The fast paths of the lexical ranking give what the plain computations give, float for float.
 
 `top_rows`' sampled threshold and numpy sort, `bm25`'s kept posting weights and dense common terms,
-`Postings`' pending appends, `fuse`'s in-place sums over the prior's tail and `LexicalLayer`'s kept last
-answer each stand in for a plain computation (issue 27's latency work);
+`Postings`' pending appends, `fuse`'s in-place sums over the prior's tail, the index's kept prior,
+`semantic_rerank`'s numpy order, `LexicalLayer`'s kept last answer and its `nearest` (rrf's vector list
+without an id lookup) each stand in for a plain computation (issue 27's latency work);
 each is checked here against that plain computation, including after writes and removals.
 """
 from __future__ import annotations
@@ -138,4 +139,59 @@ def test_layer_kept_scores_are_read_only_and_follow_writes(tmp_path):
     assert b is not a and b.size == a.size + 1      # a write is seen: the kept answer is not handed out
     assert np.array_equal(b, hybrid_scores(layer.index, "token refresh", params))
     assert b[-1] > 0.0
+    store.close()
+
+
+def test_index_keeps_its_recency_tail_until_a_row_is_added():
+    index = LexicalIndex(moment=60.0)
+    for i in range(50):
+        index.add(f"m{i:02d}", f"note {i} about the cache", 1_700_000_000.0 + 30.0 * i)
+    start, tail = index.recency_tail(5.0)
+    want = recency_tail(index.rows, 5.0, index.ticks())
+    assert start == want[0] and tail.tobytes() == want[1].tobytes() and not tail.flags.writeable
+    assert index.recency_tail(5.0)[1] is tail                   # kept
+    assert index.recency_tail(7.0)[1] is not tail               # another scale is computed
+    index.add("m50", "a later note", 1_700_010_000.0)
+    start2, tail2 = index.recency_tail(7.0)
+    want2 = recency_tail(index.rows, 7.0, index.ticks())
+    assert start2 == want2[0] and tail2.tobytes() == want2[1].tobytes() and tail2[-1] == 1.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([0.1, 0.2, 0.25, 0.5, 1.0, 0.3333333333333333]), min_size=1, max_size=60),
+       st.lists(st.sampled_from([np.nan, -0.5, 0.0, 0.2, 0.7, 1.0]), min_size=60, max_size=60),
+       st.sampled_from([0.0, 0.1, 1.0]), st.randoms())
+def test_semantic_rerank_order_is_the_plain_sort(values, cos_by_row, weight, rnd):
+    from reference.lexical.ranking import semantic_rerank
+    scores = np.zeros(60)
+    scores[: len(values)] = values
+    ids = [f"m{i:03d}" for i in range(60)]
+    rnd.shuffle(ids)
+    cos = np.asarray(cos_by_row)
+    got = semantic_rerank(scores, 20, lambda rows: cos[rows], weight, ids)
+    top = top_rows(scores, 20, ids)
+    rows = np.asarray([r for r, _ in top])
+    s = np.asarray([v for _, v in top]) / max(v for _, v in top)
+    c = np.maximum(np.nan_to_num(cos[rows], nan=0.0), 0.0)
+    if weight > 0.0 and c.max() > 0.0:
+        s = s + weight * c / c.max()
+    want = sorted(((int(r), float(v)) for r, v in zip(rows, s)), key=lambda rv: (-rv[1], ids[rv[0]]))
+    assert got == want
+
+
+def test_layer_nearest_is_the_stores_vector_list(tmp_path):
+    clock = LogicalClock(1_700_000_000.0)
+    store = MemoryStore.open(tmp_path, clock=clock)
+    for i in range(40):
+        clock.advance(60)
+        # every text twice: equal cosines, so the cut at k falls inside ties (broken by id)
+        store.write_memory(f"token refresh race {i % 20} in the auth cache", context=["context:auth"] if i % 3 else [])
+    layer = LexicalLayer.for_store(store)
+    for ctx in (None, ["context:auth"]):
+        flt = store.memories.filter(context=ctx)
+        allowed = None if flt.empty else store.memories.candidates(flt)
+        for k in (1, 5, 7, 100):
+            want = store.memories.ranked_lists("auth cache race 7", flt, k, keyword=False)[1]
+            assert layer.nearest("auth cache race 7", k, allowed) == want
+    assert layer.nearest("?!", 10) == []        # no hashed word: no nearest memories
     store.close()
