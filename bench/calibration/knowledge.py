@@ -131,6 +131,18 @@ def _counts(name: str = CALIBRATION) -> tuple[int, int]:
     return len(truth["relationships"]), len(truth["searches"])
 
 
+def _sweep(title: str, constant: str, grid, metric: str, fmt: str, out) -> dict[float, float]:
+    """`metric` of the calibration scenario at each value of one constant (`constants(**{constant: v})`), printed
+    as a table under `title`."""
+    scores = {}
+    print(f"\n## {CALIBRATION}: {title}\n| value | {metric} |\n|---|---|", file=out)
+    for v in grid:
+        with constants(**{constant: v}):
+            scores[v] = run(CALIBRATION)["metrics"].get(metric, 0.0)
+        print(f"| {v:{fmt}} | {scores[v]:.4f} |", file=out)
+    return scores
+
+
 def calibrate(out=sys.stdout) -> dict[str, float]:
     shares = floor_shares()
     print(f"## {CALIBRATION}: Memory Lane floor (hashing-v1)", file=out)
@@ -139,24 +151,9 @@ def calibrate(out=sys.stdout) -> dict[str, float]:
         print(f"| {f:.2f} | {kept:.3f} | {other:.3f} | {empty} |", file=out)
     n_pairs, n_searches = _counts()
     floor = best({f: kept - other for f, (kept, other, _) in shares.items()}, SEED["floor"], 1 / n_searches)
-    relate = {}
-    print(f"\n## {CALIBRATION}: RELATE_THRESHOLD\n| value | relationship_accuracy |\n|---|---|", file=out)
-    for v in RELATE_GRID:
-        with constants(relate=v):
-            relate[v] = run(CALIBRATION)["metrics"].get("relationship_accuracy", 0.0)
-        print(f"| {v:.2f} | {relate[v]:.4f} |", file=out)
-    marker = {}
-    print(f"\n## {CALIBRATION}: MARKER_MIN_SIMILARITY\n| value | relationship_accuracy |\n|---|---|", file=out)
-    for v in MARKER_GRID:
-        with constants(marker=v):
-            marker[v] = run(CALIBRATION)["metrics"].get("relationship_accuracy", 0.0)
-        print(f"| {v:.2f} | {marker[v]:.4f} |", file=out)
-    decay = {}
-    print(f"\n## {CALIBRATION}: DECAY_WEIGHT\n| value | search_ndcg@10 |\n|---|---|", file=out)
-    for v in DECAY_GRID:
-        with constants(decay=v):
-            decay[v] = run(CALIBRATION)["metrics"].get("search_ndcg@10", 0.0)
-        print(f"| {v:.1f} | {decay[v]:.4f} |", file=out)
+    relate = _sweep("RELATE_THRESHOLD", "relate", RELATE_GRID, "relationship_accuracy", ".2f", out)
+    marker = _sweep("MARKER_MIN_SIMILARITY", "marker", MARKER_GRID, "relationship_accuracy", ".2f", out)
+    decay = _sweep("DECAY_WEIGHT", "decay", DECAY_GRID, "search_ndcg@10", ".1f", out)
     chosen = {"floor": floor, "relate": best(relate, SEED["relate"], 1 / n_pairs),
               "decay": best(decay, SEED["decay"], 1 / n_searches), "marker": best(marker, 0.0, 1 / n_pairs)}
     print(f"\nchosen: lane floors {chosen['floor']:.2f} / {0.8 * chosen['floor']:.2f} (seed 0.50 / 0.40), "

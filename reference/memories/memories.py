@@ -245,18 +245,13 @@ class Memories:
         ranking, best first, ties by id, for callers that need only the order (rank fusion)."""
         return self.ranked_lists(query, flt, k, keyword=keyword, vector=not keyword)[0 if keyword else 1]
 
-    def ranked_lists(self, query: str, flt: MemoryFilter, k: int, *, keyword: bool = True, vector: bool = True,
-                     qvec: np.ndarray | None = None, allowed: np.ndarray | None = None
+    def ranked_lists(self, query: str, flt: MemoryFilter, k: int, *, keyword: bool = True, vector: bool = True
                      ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
         """(keyword list, vector list) as `ranked_ids` gives them (an empty list where not asked for),
-        with one filter lookup and one id lookup for both.
-
-        A caller that already holds the query's embedding (`qvec`, `embed_query(query)`) or the filter's
-        candidates (`allowed`, `candidates(flt)`; only read when the filter is not empty) passes them in
-        instead of having them computed again."""
+        with one filter lookup and one id lookup for both."""
         k = check_count("k", k)
         conn = self.tracker.conn()
-        allowed = None if flt.empty else allowed if allowed is not None else self.candidates(flt)
+        allowed = None if flt.empty else self.candidates(flt)
         if k == 0 or (allowed is not None and allowed.size == 0):
             return [], []
         kw_pairs: list[tuple[int, float]] = []
@@ -264,7 +259,7 @@ class Memories:
         if keyword and (match := fts_match(query)) is not None:
             kw_pairs = ranked_matches(conn, match, k, allowed, self.keyword_index)
         if vector:
-            qvec = self.embed_query(query) if qvec is None else qvec
+            qvec = self.embed_query(query)
             tags = None if allowed is not None else [KIND_TAGS["memory"]]
             vec_pairs = self.vectors.topk(qvec, k, allowed, tags=tags, with_ties=True)
         ids = self.id_index.ids_of(conn, [h for h, _ in kw_pairs] + [h for h, _ in vec_pairs])
