@@ -34,7 +34,11 @@ def test_two_runs_leave_two_folders_latest_points_to_the_newest_and_the_second_s
     assert latest.is_symlink() and latest.resolve() == (reports / "runs" / kept[-1]).resolve()
     assert (latest / "report.json").is_file() and (latest / "report.html").is_file()
     first, second = (json.loads((reports / "runs" / n / "report.json").read_text()) for n in kept)
-    assert first["score"] == second["score"]     # the wall clock names the folder only
+    # the wall clock names the folder only; latency (and the score value it enters) is the machine's, so it
+    # is left out: under the full suite's load smoke's p95 can cross its budget in one run and not the other
+    def deterministic(score: dict) -> dict:
+        return {**score, "value": None, "components": {k: v for k, v in score["components"].items() if k != "latency"}}
+    assert deterministic(first["score"]) == deterministic(second["score"])
     html = (latest / "report.html").read_text()
     assert 'id="trend"' in html and "The last 2 runs" in html
     assert "No earlier kept run" in (reports / "runs" / kept[0] / "report.html").read_text()
