@@ -7,7 +7,8 @@
 
 The stages, in order (each also runnable alone, README.md): the knowledge layer's thresholds and Memory
 Lane's floors (`knowledge.py`), the lexical ranking and the default ranker (`lexical.py`) then file
-localisation (`files.py`), and with `--lane` Memory Lane's ranker mode and the project layer's branch ranking
+localisation (`files.py`), whether oracle-hybrid follows its results' stored relationships (`enrichment.py`),
+and with `--lane` Memory Lane's ranker mode and the project layer's branch ranking
 (`lane.py`).
 """
 from __future__ import annotations
@@ -24,14 +25,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compare", action="store_true", help="also replay the scored scenarios with tuned and seed values")
     ap.add_argument("--lexical-data", type=Path, metavar="DIR",
                     help="folder holding the history calibration scenarios (else they are built, about 10 s)")
-    ap.add_argument("--skip-lexical", action="store_true", help="leave out the lexical ranking's fit (several minutes)")
+    ap.add_argument("--skip-lexical", action="store_true", help="leave out the lexical ranking's fit and the enrichment's (several minutes)")
     ap.add_argument("--lane", action="store_true", help="also fit Memory Lane's ranker mode and the project layer's "
                     "branch ranking (bench/calibration/lane.py; about 4 minutes)")
     args = ap.parse_args(argv)
     knowledge.calibrate()
     if not args.skip_lexical:
-        from bench.calibration import lexical
-        lexical.main(["--data", str(args.lexical_data)] if args.lexical_data else [])
+        from bench.calibration import enrichment, lexical, scenarios
+        with scenarios.folder(args.lexical_data) as folder:   # built once for both stages
+            lexical.main(["--data", str(folder)])
+            enrichment.calibrate(folder)
     if args.lane:
         from bench.calibration import lane
         lane.calibrate()

@@ -5,7 +5,7 @@ where_metadata) restrict the candidates like the store's own search;
 `Query.options` carries the seed's search options (snake_case):
 `after` / `before` (ISO-8601 or Unix seconds; the temporal filter),
 `entity_filter` (entity ids such as `feature:auth`, or names),
-`min_relevance` (float) and `include_related` (default True). Any other
+`min_relevance` (float) and `include_related` (default `INCLUDE_RELATED`, fitted: below). Any other
 option is an error. Results record an access (seed 001 §4), as oracle_search does.
 
 The parts, each fitted on the calibration split (`python3 -m bench.calibration`,
@@ -18,7 +18,10 @@ values in reference/lexical/params.py `TUNED`):
   same through the files whose paths the query's words name (`named_files`); and the
   knowledge layer's stored `updates` / `extends` / `derives` relationships of
   the results (`include_related`, seed 001's enrichment: newer versions join,
-  superseded ones are demoted);
+  superseded ones are demoted), followed by default only if the calibration
+  says it earns its place (`INCLUDE_RELATED`, `bench/calibration/enrichment.py`:
+  on the history calibration split it costs .0030 nDCG@10, so it is off;
+  seed 001's own search, `oracle_search` and `reference:seed-defaults`, always follows them);
 - temporal decay: a recency prior over the write order, counted in write moments, multiplying the
   score as seed 001's decay does, score x (1 + w x prior) (`recency_form`, fitted; `reference/lexical/recency.py`);
   `min_relevance` still drops memories whose seed §4 relevance is below it.
@@ -43,6 +46,9 @@ from reference.rankers.working_paths import near_first
 
 OPTIONS = ("after", "before", "entity_filter", "min_relevance", "include_related")
 POOL_FACTOR = 2   # the seed's `limit * 2` candidates before enrichment
+# the tuned search's default for `include_related` (seed 001: true); fitted by bench/calibration/enrichment.py on
+# the blame and history calibration split: .4262 off against .4232 on (a gain above one query's share, .0018)
+INCLUDE_RELATED = False
 
 
 class OracleHybridRanker:
@@ -93,7 +99,7 @@ class OracleHybridRanker:
         if min_relevance is not None:
             relevances = _relevances(conn, list(hits), now)
             hits = {m: h for m, h in hits.items() if relevances.get(m, 1.0) >= min_relevance}
-        if bool(opts.get("include_related", True)):
+        if bool(opts.get("include_related", INCLUDE_RELATED)):
             _enrich(conn, hits, now, min_relevance, allowed)
         out = sorted(hits.values(), key=lambda h: (-h.score, h.id))[: query.top_k]
         if out:

@@ -11,6 +11,7 @@ import pytest
     ("bench.calibration.knowledge", ("--compare",)),
     ("bench.calibration.lexical", ("--data", "--files-only")),
     ("bench.calibration.files", ("--data",)),
+    ("bench.calibration.enrichment", ("--data",)),
     ("bench.calibration.lane", ("--project",)),
 ])
 def test_each_stage_names_its_command_and_options(module, options, capsys):

@@ -86,6 +86,25 @@ def test_oracle_hybrid_ranker_is_registered_and_honours_filters(store, clock):
     assert [h.id for h in ranker.search(Query(None))] == [b, a]
 
 
+@pytest.mark.parametrize("default", [True, False])
+def test_oracle_hybrid_follows_stored_relationships_by_its_fitted_default_or_the_option(store, clock, layer,
+                                                                                        monkeypatch, default):
+    from reference.rankers import oracle_hybrid
+    monkeypatch.setattr(oracle_hybrid, "INCLUDE_RELATED", default)
+    ranker = make_ranker("oracle-hybrid", store)
+    old = store.write_memory("The zebra invoice grace period is 7 days (src/features/billing/invoice.ts).").id
+    clock.advance(DAY)
+    new = store.write_memory("The invoice grace period is now 14 days instead of 7 (src/features/billing/invoice.ts).").id
+    assert [r.type for r in layer.relationships(new)] == ["updates"]
+    # the newer version is found through the shared file either way; followed, it takes the old one's score
+    # and the superseded one is demoted below it
+    followed = ranker.search(Query("zebra", options={"include_related": True}))
+    plain = ranker.search(Query("zebra", options={"include_related": False}))
+    assert [h.id for h in followed] == [new, old] and followed[1].meta.get("superseded") == 1.0
+    assert [h.id for h in plain] == [old, new] and "superseded" not in plain[0].meta
+    assert [h.id for h in ranker.search(Query("zebra"))] == ([new, old] if default else [old, new])
+
+
 def test_reads_name_a_bad_memory_id(layer):
     from reference.errors import InvalidKey
     for read in (layer.relationships, layer.document_entities, layer.mentions, layer.temporal):
