@@ -88,7 +88,11 @@ class Features:
 
 class PriorCache:
     """The recency prior by row of one index (`recency_prior` of its rows and ticks), kept while the number
-    of rows and the scale stay: a row's tick never changes once written, so neither does the prior."""
+    of rows and the scale stay: a row's tick never changes once written, so neither does the prior.
+
+    Memory Lane indexes the prior by row, so it keeps the whole array; over every row of the index it is
+    laid out from the index's own kept tail (`LexicalIndex.recency_tail`, which the lexical ranking shares),
+    so the `exp` is taken once per write for both."""
 
     def __init__(self) -> None:
         self._last: tuple[Any, int, float, np.ndarray] | None = None
@@ -98,7 +102,12 @@ class PriorCache:
         last = self._last
         if last is not None and last[0] is index and last[1] == n and last[2] == scale:
             return last[3]
-        prior = recency_prior(n, scale, index.ticks()[:n])
+        if n == index.rows:
+            start, tail = index.recency_tail(scale)
+            prior = np.zeros(n, dtype=np.float64)
+            prior[start:] = tail
+        else:
+            prior = recency_prior(n, scale, index.ticks()[:n])
         prior.flags.writeable = False
         self._last = (index, n, scale, prior)
         return prior

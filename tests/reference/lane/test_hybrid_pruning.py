@@ -124,3 +124,18 @@ def test_reachable_keeps_every_row_of_the_depth_best_and_their_ties(seed):
             assert np.all(ok[kept] & (lex[kept] > 0))
             got = kept[_best(rel[kept], np.arange(kept.size), depth)]
             assert np.array_equal(np.sort(got), np.sort(want))
+
+
+def test_the_prior_cache_gives_recency_prior_s_floats_whether_laid_out_from_the_index_tail_or_not():
+    from reference.lane.hybrid import PriorCache
+    from reference.lexical.index import LexicalIndex
+    from reference.lexical.recency import recency_prior
+    index, cache = LexicalIndex(moment=60.0), PriorCache()
+    for i in range(300):   # bursts of writes in one moment share a tick
+        index.add(f"m{i}", f"note {i} about src/mod{i % 7}.py", 1_000.0 + 600.0 * (i // 5) + (i % 5))
+    for scale in (3.0, 20.0):
+        for n in (300, 120):   # every row (from the index's kept tail) and a prefix (computed here)
+            got = cache.of(index, n, scale)
+            assert np.array_equal(got, recency_prior(n, scale, index.ticks()[:n])) and not got.flags.writeable
+    index.add("m300", "a later note", 1_000.0 + 600.0 * 80)
+    assert np.array_equal(cache.of(index, 301, 20.0), recency_prior(301, 20.0, index.ticks()[:301]))
