@@ -23,7 +23,6 @@ replay (`reference:seed-defaults`, seed 001's search) always follows them.
 """
 from __future__ import annotations
 
-import argparse
 import contextlib
 import sys
 import tempfile
@@ -48,10 +47,9 @@ def setting(include: bool):
         oracle_hybrid.INCLUDE_RELATED = saved
 
 
-def replay(folder: Path) -> dict[str, tuple[float, int]]:
+def replay(scs: list) -> dict[str, tuple[float, int]]:
     """Scenario name -> (nDCG@10 of the reference's default ranker, judged queries), one harness replay each."""
     from bench.run import run_suite
-    scs = [scenarios.load(folder / f"{d}-{t}-calibration.jsonl") for d in DATASETS for t in TASKS]
     with tempfile.TemporaryDirectory(prefix="calib-enrich-") as tmp:
         report = run_suite("reference", scs, Path(tmp))
     return {name: (float(s["quality"].get("ndcg@10") or 0.0), len(s["per_query"]))
@@ -66,10 +64,11 @@ def choose(scored: dict[bool, float], tie: float) -> bool:
 
 def calibrate(folder: Path, out=sys.stdout) -> bool:
     """Both settings' mean and per-scenario nDCG@10, printed; returns the chosen `INCLUDE_RELATED`."""
+    scs = [scenarios.load(folder / f"{d}-{t}-calibration.jsonl") for d in DATASETS for t in TASKS]
     scored, names, queries = {}, None, 0
     for include in (True, False):
         with setting(include):
-            per = replay(folder)
+            per = replay(scs)
         if names is None:
             names = list(per)
             print("\n## oracle-hybrid: its results' stored relationships at query time (seed 001 includeRelated)\n"
@@ -87,12 +86,7 @@ def calibrate(folder: Path, out=sys.stdout) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python3 -m bench.calibration.enrichment", description=__doc__.split("\n")[0])
-    ap.add_argument("--data", type=Path, help="a folder holding the history calibration scenarios (else built)")
-    args = ap.parse_args(argv)
-    with scenarios.folder(args.data) as folder:
-        calibrate(folder)
-    return 0
+    return scenarios.stage_main(argv, "bench.calibration.enrichment", __doc__, calibrate)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@ before they existed.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -133,12 +132,7 @@ def fit_committed(folder: Path, out=sys.stdout):
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python3 -m bench.calibration.files", description=__doc__.split("\n")[0])
-    ap.add_argument("--data", type=Path, help="a folder holding the calibration scenarios (else built)")
-    args = ap.parse_args(argv)
-    with scenarios.folder(args.data) as folder:
-        fit_committed(folder)
-    return 0
+    return scenarios.stage_main(argv, "bench.calibration.files", __doc__, fit_committed)
 
 
 if __name__ == "__main__":

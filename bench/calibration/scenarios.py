@@ -6,11 +6,12 @@ commits at positions divisible by 10 only, never in a suite, never scored; scena
 """
 from __future__ import annotations
 
+import argparse
 import contextlib
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,17 @@ def folder(data: Path | None) -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix="calib-lexical-") as tmp:
         build(scenarios_dir() / "data", Path(tmp))
         yield Path(tmp)
+
+
+def stage_main(argv: list[str] | None, module: str, doc: str, fit: Callable[[Path], Any]) -> int:
+    """The command of a stage whose one option is `--data`: `python3 -m <module> [--data DIR]` runs `fit` on the
+    calibration scenarios in DIR, or in a folder built for the run (`folder`)."""
+    ap = argparse.ArgumentParser(prog=f"python3 -m {module}", description=doc.split("\n")[0])
+    ap.add_argument("--data", type=Path, help="a folder holding the calibration scenarios (else built)")
+    args = ap.parse_args(argv)
+    with folder(args.data) as built:
+        fit(built)
+    return 0
 
 
 def load(path: Path, oracle_root: Path | None = None):
