@@ -2,6 +2,7 @@
 
     python3 -m bench.benchmarks.ranker_pieces /tmp/s100k --build 100000     # once: ~10 min at 100k
     python3 -m bench.benchmarks.ranker_pieces /tmp/s100k --rankers rrf,galaxybrain [--filtered]
+    python3 -m bench.benchmarks.ranker_pieces /tmp/s100k --first-build    # the lexical index's first build
 
 `--build N` writes N synthetic memories into the folder as `bench_scale.py` does (batches of 1,000, the
 knowledge layer on, `synthetic_memories.record`), then times. Timing: the 30 queries of `bench_scale.py`
@@ -123,12 +124,27 @@ def profile(path: Path, rankers: list[str], filtered: bool) -> None:
     store.close()
 
 
+def first_build(path: Path) -> None:
+    """Print the CPU of the lexical index's first build on the opened store (what a process's first search pays)."""
+    from reference.clock import LogicalClock
+    from reference.lexical.layer import LexicalLayer
+    from reference.store import MemoryStore
+    store = MemoryStore.open(path, clock=LogicalClock(1_800_000_000.0))
+    start, wall = time.process_time(), time.perf_counter()
+    index = LexicalLayer.for_store(store).sync()
+    print(f"lexical index first build: {len(index):,} memories, {time.process_time() - start:.2f} s CPU, "
+          f"{time.perf_counter() - wall:.2f} s wall")
+    store.close()
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python3 -m bench.benchmarks.ranker_pieces", description=__doc__.splitlines()[0])
     ap.add_argument("store", type=Path, help="the store folder (built with --build, or kept from an earlier build)")
     ap.add_argument("--build", type=int, metavar="N", help="first write N synthetic memories into a new store there")
     ap.add_argument("--rankers", default="galaxybrain,oracle-hybrid,memory-lane,rrf", help="comma-separated names")
     ap.add_argument("--filtered", action="store_true", help="queries with a task + context filter, as bench_scale's")
+    ap.add_argument("--first-build", action="store_true",
+                    help="time the lexical index's first build on the store instead of the rankers")
     args = ap.parse_args(argv)
     if args.build:
         if args.store.exists():
@@ -136,7 +152,10 @@ def main(argv: list[str] | None = None) -> None:
         build(args.store, args.build)
     elif not args.store.is_dir():
         ap.error(f"{args.store} is not a store folder (build one with --build N)")
-    profile(args.store, args.rankers.split(","), args.filtered)
+    if args.first_build:
+        first_build(args.store)
+    else:
+        profile(args.store, args.rankers.split(","), args.filtered)
 
 
 if __name__ == "__main__":

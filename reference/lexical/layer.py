@@ -6,8 +6,9 @@
 
 The index lives in memory only and is derived from the memories table, the
 source of truth (like the vector cache's PQ index): opening a store builds
-nothing; the first use reads every memory once, oldest first (about 140-150 µs
-of CPU a memory: ~14 s at 100k, README.md). Then a write listener takes each written memory's id,
+nothing; the first use reads every memory once, oldest first, and indexes them in batches
+(`LexicalIndex.add_many`; about 70-80 µs of CPU a memory: 7-8 s at 100k, README.md). Then a write
+listener takes each written memory's id,
 key hash and text inside the write's transaction as *pending*, and the next
 use outside a transaction adds them, once the memories revision
 (`tracker/memory_revision.py`) shows they committed: the revision moved by
@@ -41,6 +42,7 @@ EXTENSION_KEY = "lexical"
 VECTOR_POOL = 100   # the vector cache's best cosines the first stage takes (as the store's topk gives them)
 MEMORY_TAG = 4      # the vector rows' kind tag of memories (reference README, vectors.tags)
 _MASKS = 32         # filter masks kept (allowed_rows)
+_BUILD_BATCH = 50_000   # memories indexed per `add_many` in a first build (bounds the lists it holds)
 _CREATE_LOCK = threading.Lock()
 
 
@@ -89,16 +91,29 @@ class LexicalLayer:
             elif self._rev is not None:
                 self._rev = None     # a delete of a memory the index never held: reconcile next time
 
-    def _add(self, memory_id: str, key_hash: int, text: str, named: tuple[str, ...], time: float) -> None:
-        if memory_id in self.index.row_of:
+    def _add_many(self, entries: list[tuple[str, int, str, tuple[str, ...], float]]) -> None:
+        """Index (id, key hash, text, files, time) of each memory in order (`LexicalIndex.add_many`), skipping
+        ids indexed already (and an id's repeats in `entries`)."""
+        fresh: dict[str, tuple] = {}
+        for entry in entries:
+            if entry[0] not in self.index.row_of:
+                fresh.setdefault(entry[0], entry)
+        if not fresh:
             return
-        row = self.index.add(memory_id, text, time)
-        self._files_of.append(named)
-        self.files.note(row, named, self.index.terms(row))
-        if row >= self._hashes.size:
-            self._hashes = np.concatenate([self._hashes, np.zeros(self._hashes.size, dtype=np.uint64)])
-        self._hashes[row] = key_hash
-        self._hash_row[int(key_hash)] = row
+        rows = self.index.add_many([(mid, text, time) for mid, _, text, _, time in fresh.values()])
+        need = rows[-1] + 1
+        if need > self._hashes.size:
+            size = self._hashes.size
+            while size < need:
+                size *= 2
+            grown = np.zeros(size, dtype=np.uint64)
+            grown[: self._hashes.size] = self._hashes
+            self._hashes = grown
+        for row, (_, key_hash, _, named, _) in zip(rows, fresh.values()):
+            self._files_of.append(named)
+            self.files.note(row, named, self.index.terms(row))
+            self._hashes[row] = key_hash
+            self._hash_row[int(key_hash)] = row
 
     def sync(self) -> LexicalIndex:
         """The index as of the last commit this connection sees (module docstring); returned for convenience."""
@@ -110,8 +125,7 @@ class LexicalLayer:
             if self._rev is None:
                 self._reconcile(conn)
             elif rev == self._rev + self._deleted + len(self._pending):
-                for pending in self._pending:
-                    self._add(*pending)
+                self._add_many(self._pending)
             elif rev != self._rev + self._deleted:
                 self._reconcile(conn)
             self._pending, self._deleted, self._rev = [], 0, rev
@@ -125,15 +139,20 @@ class LexicalLayer:
             return
         if not self.index.row_of:      # a first build: every memory, oldest first, as written
             try:
+                batch = []
                 for e in self.store.memories.iter(MemoryFilter()):
-                    self._add(e.id, e.key_hash, e.text, _files(e), e.created_at)
+                    batch.append((e.id, e.key_hash, e.text, _files(e), e.created_at))
+                    if len(batch) == _BUILD_BATCH:
+                        self._add_many(batch)
+                        batch = []
+                self._add_many(batch)
                 return
             except CorruptData:        # a damaged row refuses a whole scan: read the others one by one below
                 pass
         missing = sorted(stored - set(self.index.row_of))
         entries = [self._readable(m) for m in missing]
-        for e in sorted((e for e in entries if e is not None), key=lambda e: (e.created_at, e.id)):
-            self._add(e.id, e.key_hash, e.text, _files(e), e.created_at)
+        self._add_many([(e.id, e.key_hash, e.text, _files(e), e.created_at)
+                        for e in sorted((e for e in entries if e is not None), key=lambda e: (e.created_at, e.id))])
 
     def _readable(self, memory_id: str) -> Any:
         """The memory's entry, or None when its row is damaged: searches serve every other memory (issue 25)."""

@@ -7,6 +7,8 @@ of gathering lengths by row (at 100k rows a common term's postings are ~80k long
 Appends go to Python lists and reach the arrays when they are next read: a first
 build of 100k memories makes ~2.2M appends, and three numpy item writes each cost
 ~3 µs where a list append costs ~0.1 µs; a search reads only its query's terms.
+A batch of rows (`LexicalIndex.add_many`: a first build, a batch write) comes as
+arrays instead and is copied in at once (`extend`).
 """
 from __future__ import annotations
 
@@ -34,10 +36,22 @@ class Postings:
         self.n += 1
         self.live += 1
 
+    def extend(self, rows: np.ndarray, tfs: np.ndarray, lengths: np.ndarray) -> None:
+        """`append` of each (row, tf, length) in order, copied into the arrays at once (`LexicalIndex.add_many`)."""
+        if self._pending:
+            self._flush()
+        self._store(rows, tfs, lengths)
+        self.n += len(rows)
+        self.live += len(rows)
+
     def _flush(self) -> None:
-        """Move the pending entries into the arrays (grown to at least double, as one append at a time did)."""
+        """Move the pending entries into the arrays."""
         pending, self._pending = self._pending, None
-        need = self._filled + len(pending)
+        self._store(*zip(*pending))
+
+    def _store(self, rows, tfs, lens) -> None:
+        """Write entries after the filled part (the arrays grown to at least double, as one append at a time did)."""
+        need = self._filled + len(rows)
         if need > self._rows.size:
             size = self._rows.size
             while size < need:
@@ -45,7 +59,6 @@ class Postings:
             self._rows = _grown(self._rows, size, self._filled)
             self._tfs = _grown(self._tfs, size, self._filled)
             self._lens = _grown(self._lens, size, self._filled)
-        rows, tfs, lens = zip(*pending)
         self._rows[self._filled: need] = rows
         self._tfs[self._filled: need] = tfs
         self._lens[self._filled: need] = lens

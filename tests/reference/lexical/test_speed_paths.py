@@ -9,6 +9,7 @@ each is checked here against that plain computation, including after writes and 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +22,7 @@ from reference.lexical import index as index_module
 from reference.lexical.ranking import fuse, hybrid_scores, top_rows
 from reference.lexical.recency import recency_prior, recency_tail
 from reference.store import MemoryStore
+from reference.tracker import MemoryFilter
 
 
 def _plain_top(scores: np.ndarray, k: int, ids: list[str], positive: bool = True) -> list[tuple[int, float]]:
@@ -194,4 +196,75 @@ def test_layer_nearest_is_the_stores_vector_list(tmp_path):
             want = store.memories.ranked_lists("auth cache race 7", flt, k, keyword=False)[1]
             assert layer.nearest("auth cache race 7", k, allowed) == want
     assert layer.nearest("?!", 10) == []        # no hashed word: no nearest memories
+    store.close()
+
+
+def _state(index: LexicalIndex) -> dict:
+    """Everything an index answers from, as plain values (postings as lists, in the dicts' order)."""
+    def posts(d):
+        return [(t, p.rows().tolist(), p.tfs().tolist(), p.lengths().tolist(), p.n, p.live) for t, p in d.items()]
+    return {"ids": index.ids, "row_of": index.row_of, "entities": index.entities,
+            "terms": [index.terms(r) for r in range(index.rows)], "ticks": index.ticks().tolist(),
+            "alive": index.alive().tolist(), "len": index._len[: index.rows].tolist(), "live": index.live,
+            "total": index.total, "postings": posts(index.postings), "entity_postings": posts(index.entity_postings),
+            "paths": None if index.entity_paths is None else _state(index.entity_paths)}
+
+
+_WORDS = st.sampled_from(["fix", "insert_all", "Table.insert", "sqlite_utils/db.py", "docs/cli.rst", "getUserName",
+                          "caching", "cached", "the", "m2m", "README.md", "def upsert(", "class Table:", "tests"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.lists(_WORDS, max_size=12), st.sampled_from([None, 0.0, 100.0, 700.0, 5000.0])),
+                max_size=30), st.integers(0, 30), st.booleans())
+def test_add_many_builds_the_index_that_adds_one_by_one_build(docs, split, definitions):
+    """`add_many` (a first build, a batch write) against `add` per document, also after single adds
+    (their pending postings first) and a removal; bm25 then gives the same floats."""
+    one, many = LexicalIndex(definitions=definitions), LexicalIndex(definitions=definitions)
+    items = [(f"m{i}", " ".join(words), t) for i, (words, t) in enumerate(docs)]
+    for doc, text, t in items:
+        one.add(doc, text, t)
+    for doc, text, t in items[:split]:
+        many.add(doc, text, t)
+    if items[:split]:
+        many.remove(items[0][0])
+        one.remove(items[0][0])
+        assert many.add_many(items[split:]) == list(range(split, len(items)))
+    else:
+        many.add_many(items)
+    assert _state(many) == _state(one)
+    for query in ("insert_all fix", "sqlite_utils/db.py cached", "table"):
+        assert many.bm25(query, 1.2, 0.75).tolist() == one.bm25(query, 1.2, 0.75).tolist()
+
+
+def test_add_many_refuses_a_repeated_or_live_id_before_adding_anything():
+    index = LexicalIndex()
+    index.add("a", "fix db.py")
+    for batch in ([("b", "x", None), ("a", "y", None)], [("c", "x", None), ("c", "y", None)]):
+        with pytest.raises(ValueError, match="already indexed"):
+            index.add_many(batch)
+        assert index.ids == ["a"] and index.rows == 1
+
+
+def test_layer_first_build_and_batch_writes_give_the_one_by_one_index(tmp_path):
+    """The layer indexes a store's memories in batches (its first build, then a batch write's pending
+    memories); the index is the one `add` gives memory by memory, oldest first."""
+    clock = LogicalClock(1_700_000_000.0)
+    store = MemoryStore.open(tmp_path / "s", clock=clock)
+    texts = [f"fix {w} in src/mod{i % 7}.py" for i, w in enumerate(["insert_all", "caching", "m2m", "upsert"] * 30)]
+    store.write_memories([dict(text=t, task="task:debug", context=["context:api"]) for t in texts[:80]])
+    layer = LexicalLayer.for_store(store)
+    layer.sync()                                  # the first build
+    clock.advance(3600)                           # a later moment: the batch's rows get a tick of their own
+    batch = store.write_memories([dict(text=t, task="task:debug", context=["context:api"]) for t in texts[80:]])
+    stored = [(e.id, e.text, e.created_at) for e in store.memories.iter(MemoryFilter())]   # oldest first
+    pending, built = LexicalIndex(), LexicalIndex()   # the one-by-one indexes of both ways in
+    for doc, text, t in [x for x in stored if x[0] not in {e.id for e in batch}] + [(e.id, e.text, e.created_at)
+                                                                                for e in batch]:
+        pending.add(doc, text, t)
+    for doc, text, t in stored:
+        built.add(doc, text, t)
+    assert _state(layer.sync()) == _state(pending)   # the batch added from the layer's pending writes, as written
+    assert _state(LexicalLayer(store).sync()) == _state(built)   # a first build of all of them, oldest first
+    assert built.ticks().tolist() == [0] * 80 + [1] * 40
     store.close()
