@@ -22,8 +22,7 @@ the exact path on the same store: recall@10 / @100 of `topk` over 300
 embedded queries and both paths' latency beside the floor; the knowledge
 layer's neighbour lookup (`live_neighbours`) right after a live write and for
 a batch of 1,000, with its top-10 recall, also on real commit and hunk text
-(bench/benchmarks/real_neighbours.py); the lexical index's first build
-(what a process's first search pays, CPU). Below the index's threshold (the
+(bench/benchmarks/real_neighbours.py). Below the index's threshold (the
 small scale) the index is forced on from the store's size. With
 CODEMEM_BENCH_REAL_VECTORS=1 the recall is also measured on real text: every
 memory of the large tier's three hunk scenarios (built on first use into the
@@ -52,7 +51,6 @@ from reference.clock import LogicalClock
 from reference.knowledge import KnowledgeLayer
 from reference.knowledge.neighbours import live_neighbours
 from reference.knowledge.relations import RELATE_THRESHOLD, VECTOR_CANDIDATES
-from reference.lexical.layer import LexicalLayer
 from reference.rankers import Query
 from reference.rankers.registry import make_ranker
 from reference.store import MemoryStore
@@ -228,24 +226,6 @@ def test_keyword_index_against_fts5(benchmark, built, figures):
                        iterations=1)
     benchmark.extra_info.update(n=N, fts5_p50_ms=round(out["FTS5 bm25"][0], 3),
                                 index_p50_ms=round(out["KeywordIndex"][0], 3))
-
-
-def test_lexical_first_build(benchmark, built, figures):
-    """The lexical index's first build from the stored memories: what a process's first search pays
-    (`LexicalLayer.sync` on a layer of its own, as a process that just opened the store builds it)."""
-    store, _ = built
-    cpu: list[float] = []
-
-    def one() -> None:
-        c0 = time.process_time()
-        index = LexicalLayer(store).sync()
-        cpu.append(time.process_time() - c0)
-        assert len(index) == store.tracker.memories.count(store.tracker.conn())   # every stored memory
-
-    benchmark.pedantic(one, rounds=1 if N > 10_000 else 3, iterations=1)
-    figures.add(f"lexical index first build ({N:,} memories)",
-                f"{statistics.median(cpu):.2f} s CPU, {statistics.median(cpu) / N * 1e6:.0f} us a memory")
-    benchmark.extra_info.update(n=N, cpu_s=round(statistics.median(cpu), 3))
 
 
 def test_bare_batch_ingest(benchmark, tmp_path, figures):
