@@ -219,7 +219,16 @@ _WORDS = st.sampled_from(["fix", "insert_all", "Table.insert", "sqlite_utils/db.
                 max_size=30), st.integers(0, 30), st.booleans())
 def test_add_many_builds_the_index_that_adds_one_by_one_build(docs, split, definitions):
     """`add_many` (a first build, a batch write) against `add` per document, also after single adds
-    (their pending postings first) and a removal; bm25 then gives the same floats."""
+    (their pending postings first) and a removal; bm25 then gives the same floats. Batches this small take the
+    grouped path only with `BULK_MIN_DOCS` lowered, as here; the layer test below takes the default."""
+    saved, index_module.BULK_MIN_DOCS = index_module.BULK_MIN_DOCS, 1
+    try:
+        _check_add_many(docs, split, definitions)
+    finally:
+        index_module.BULK_MIN_DOCS = saved
+
+
+def _check_add_many(docs, split, definitions):
     one, many = LexicalIndex(definitions=definitions), LexicalIndex(definitions=definitions)
     items = [(f"m{i}", " ".join(words), t) for i, (words, t) in enumerate(docs)]
     for doc, text, t in items:
@@ -246,9 +255,11 @@ def test_add_many_refuses_a_repeated_or_live_id_before_adding_anything():
         assert index.ids == ["a"] and index.rows == 1
 
 
-def test_layer_first_build_and_batch_writes_give_the_one_by_one_index(tmp_path):
+@pytest.mark.parametrize("bulk_min", [1, index_module.BULK_MIN_DOCS], ids=["grouped", "default"])
+def test_layer_first_build_and_batch_writes_give_the_one_by_one_index(tmp_path, monkeypatch, bulk_min):
     """The layer indexes a store's memories in batches (its first build, then a batch write's pending
     memories); the index is the one `add` gives memory by memory, oldest first."""
+    monkeypatch.setattr(index_module, "BULK_MIN_DOCS", bulk_min)
     clock = LogicalClock(1_700_000_000.0)
     store = MemoryStore.open(tmp_path / "s", clock=clock)
     texts = [f"fix {w} in src/mod{i % 7}.py" for i, w in enumerate(["insert_all", "caching", "m2m", "upsert"] * 30)]
