@@ -155,7 +155,7 @@ def lane_features(layer: LexicalLayer, query: str, p: LexicalParams, allowed: np
     named = spread(index, files, n) if files else None
     erows = _NO_ROWS
     if near is not None and near.size:
-        near_rows, _ = layer.rows_of([(k, 0.0) for k in near.tolist()])
+        near_rows, _ = layer.rows_of(near, np.zeros(near.size))
         erows = _union(near_rows[near_rows < n])
         erows = erows[mask[erows]]
 

@@ -2,7 +2,7 @@
 
     lex = LexicalLayer.for_store(store)      # built from the stored memories on first call
     scores = lex.scores("insert_all m2m", TUNED, vector=..., allowed=...)   # ranking.hybrid_scores
-    lex.ids_of(rows), lex.rows_of_hashes(key_hashes)
+    rows, cosines = lex.vector("insert_all m2m", allowed=None)       # the vector top 100 as index rows
 
 The index lives in memory only and is derived from the memories table, the
 source of truth (like the vector cache's PQ index): opening a store builds
@@ -194,16 +194,15 @@ class LexicalLayer:
         pos = np.minimum(np.searchsorted(key_hashes, hashes), key_hashes.size - 1)
         return key_hashes[pos] == hashes
 
-    def rows_of(self, pairs: list[tuple[int, float]]) -> tuple[np.ndarray, np.ndarray]:
-        """(rows, scores) of (key hash, score) pairs, e.g. the vector cache's top k; unknown hashes dropped."""
-        rows, scores = [], []
+    def rows_of(self, key_hashes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, scores as float64) of the memories with these key hashes (uint64, e.g. the vector cache's top
+        k) and the score given for each; unknown hashes dropped."""
         get = self._hash_row.get
-        for kh, s in pairs:
-            row = get(int(kh))
-            if row is not None:
-                rows.append(row)
-                scores.append(s)
-        return np.asarray(rows, dtype=np.int64), np.asarray(scores, dtype=np.float64)
+        found = [get(kh) for kh in key_hashes.tolist()]
+        if None in found:
+            keep = np.asarray([r is not None for r in found], dtype=bool)
+            found, scores = [r for r in found if r is not None], scores[keep]
+        return np.asarray(found, dtype=np.int64), scores.astype(np.float64)
 
     def scores(self, query: str, params: LexicalParams, vector: tuple[np.ndarray, np.ndarray] | None = None,
                allowed: np.ndarray | None = None) -> np.ndarray:
@@ -257,12 +256,12 @@ class LexicalLayer:
         if not np.any(qvec) or (allowed is not None and allowed.size == 0):
             return np.zeros(0, dtype=np.int64), np.zeros(0)
         if allowed is None:
-            pairs = self.store.vectors.topk(qvec, pool, tags=[MEMORY_TAG], with_ties=True)
+            keys, cos = self.store.vectors.topk_arrays(qvec, pool, tags=[MEMORY_TAG], with_ties=True)
         else:
-            pairs = self.store.vectors.topk(qvec, pool, allowed=allowed, with_ties=True)
+            keys, cos = self.store.vectors.topk_arrays(qvec, pool, allowed=allowed, with_ties=True)
         with self._lock:
             self.sync()
-            return self.rows_of(pairs)
+            return self.rows_of(keys, cos)
 
     def nearest(self, query: str, k: int, allowed: np.ndarray | None = None) -> list[tuple[str, float]]:
         """(memory id, cosine) of the query's `k` nearest memories among the key hashes `allowed` (None: every
@@ -303,7 +302,8 @@ class LexicalLayer:
             self.sync()   # before the rows are counted for `allowed`
             scores = self.scores(query, params.with_(vector_weight=0.0), None, self.allowed_rows(allowed))
             ids, hashes = self.index.ids, self._hashes
-        if int(np.count_nonzero(scores > 0.0)) < candidates:
+            top = self._top(scores, candidates)   # fewer than `candidates` only when fewer rows score above 0
+        if len(top) < candidates:
             # too few memories with lexical evidence: the nearest by meaning join as candidates below them
             # (seed 000 §4.3 re-ranks the filtered memories by meaning; a query sharing no word still finds them)
             rows, cos = self.vector(query, allowed, candidates)
@@ -312,12 +312,13 @@ class LexicalLayer:
             fill = rows[scores[rows] <= 0.0]
             scores = scores.copy()
             scores[fill] = np.finfo(np.float64).tiny * (1.0 + np.arange(fill.size, 0, -1))
+            top = None
         with self._lock:
 
             def cosines(rows: np.ndarray) -> np.ndarray:
                 qvec = self.query_vector(query)
                 return self.store.vectors.scores(qvec, hashes[rows])
-            top = self._top(scores, candidates)
+            top = self._top(scores, candidates) if top is None else top
             return [(ids[r], s) for r, s in semantic_rerank(scores, candidates, cosines, weight, ids, top)[:k]]
 
 

@@ -182,8 +182,15 @@ class VectorCache(RowSync, RowSelections, IndexedSearch):
         carrying one of those tags. With `with_ties`, every key scoring equal to
         the k-th is kept too (so a caller can re-break ties by its own id order).
         """
+        keys, cos = self.topk_arrays(query_vec, k, allowed, tags=tags, with_ties=with_ties)
+        return list(zip(keys.tolist(), cos.tolist()))
+
+    def topk_arrays(self, query_vec: np.ndarray, k: int, allowed: np.ndarray | None = None, *,
+                    tags: Sequence[int] | None = None, with_ties: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """`topk` as two arrays, (key hashes uint64, cosines float32), best first: for callers that go on in
+        numpy (the lexical layer maps the keys to its rows), without a Python pair per row."""
         if k <= 0:
-            return []
+            return _NO_KEYS, _NO_SCORES
         q = self._query(query_vec)
         with self._lock:
             self._sync_checked()
@@ -194,7 +201,7 @@ class VectorCache(RowSync, RowSelections, IndexedSearch):
                         return self._topk_indexed(q, k, bitmap, with_ties)
                 rows, excluded = self._selection(tags)
                 if rows.size == 0:
-                    return []
+                    return _NO_KEYS, _NO_SCORES
                 if excluded is not None:  # most rows qualify: score them all, rule the others out
                     scores = self._dot_all(q)
                     scores[excluded] = -np.inf
@@ -202,14 +209,15 @@ class VectorCache(RowSync, RowSelections, IndexedSearch):
             else:
                 rows = self._allowed_rows(allowed, tags)
                 if rows.size == 0:
-                    return []
+                    return _NO_KEYS, _NO_SCORES
                 if q.any() and self._use_index(rows.size, vector_index.oversample(k)):
                     return self._topk_indexed(q, k, vector_index.row_mask(self._n, rows), with_ties)
                 return self._best(self._allowed_scores(allowed, tags, rows, q), rows, min(k, rows.size), with_ties)
             return self._best(self._scores_of(rows, q), rows, min(k, rows.size), with_ties)
 
-    def _best(self, scores: np.ndarray, rows: np.ndarray | None, k: int, with_ties: bool) -> list[tuple[int, float]]:
-        """Top `k` of `scores` (row i's score, or rows[i]'s), as `topk` returns them."""
+    def _best(self, scores: np.ndarray, rows: np.ndarray | None, k: int, with_ties: bool
+              ) -> tuple[np.ndarray, np.ndarray]:
+        """Top `k` of `scores` (row i's score, or rows[i]'s), as `topk_arrays` returns them."""
         if k < scores.size:
             kth = np.partition(scores, scores.size - k)[scores.size - k]
             sel = np.flatnonzero(scores >= kth)
@@ -222,7 +230,7 @@ class VectorCache(RowSync, RowSelections, IndexedSearch):
             order = order[:k]
         elif k < len(order):
             order = order[vals[order] >= vals[order[k - 1]]]
-        return [(int(keys[i]), float(vals[i])) for i in order]
+        return keys[order], vals[order]
 
     def scan(self, query_vec: np.ndarray, allowed: np.ndarray | None = None, *,
              tags: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -311,6 +319,11 @@ class VectorCache(RowSync, RowSelections, IndexedSearch):
         sum on its own, whatever the rows around it."""
         pieces = self._recent.pieces(self._n, self._matrix)
         return _dot(pieces[0], q) if len(pieces) == 1 else np.concatenate([_dot(p, q) for p in pieces])
+
+
+_NO_KEYS = np.zeros(0, dtype=np.uint64)     # topk_arrays' empty answer (read-only)
+_NO_SCORES = np.zeros(0, dtype=np.float32)
+_NO_KEYS.flags.writeable = _NO_SCORES.flags.writeable = False
 
 
 def _dot(mat: np.ndarray, q: np.ndarray) -> np.ndarray:

@@ -106,8 +106,9 @@ class IndexedSearch:
         qualify are many (a few are gathered and scored exactly) and more than the candidates."""
         return self._index_ready() and qualifying > count and qualifying * 4 >= self._n
 
-    def _topk_indexed(self, q: np.ndarray, k: int, bitmap: np.ndarray, with_ties: bool) -> list[tuple[int, float]]:
-        """`topk` among the index's candidates, re-scored exactly (same scores and tie rules)."""
+    def _topk_indexed(self, q: np.ndarray, k: int, bitmap: np.ndarray, with_ties: bool
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        """`topk_arrays` among the index's candidates, re-scored exactly (same scores and tie rules)."""
         cand = np.sort(self._quantized_index().search(q[None, :], vector_index.oversample(k), bitmap)[0])
         # the exact path's `_scores_of` for a few rows: einsum over the gathered rows (same bytes, same sums)
         scores = np.einsum("ij,j->i", self._recent.gather(cand, self._n, self._matrix), q)

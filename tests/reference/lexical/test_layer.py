@@ -105,3 +105,23 @@ def test_layer_counts_write_moments_from_the_memories_created_at(tmp_path):
     store.write_memory("and one more right after")
     assert layer.sync().ticks().tolist() == [0, 0, 1, 1]
     store.close()
+
+
+def test_vector_gives_the_vector_caches_top_k_as_index_rows(tmp_path):
+    store = MemoryStore.open(tmp_path, clock=LogicalClock(1_700_000_000.0))
+    for i in range(40):
+        store.write_memory(f"note {i}: token refresh {'cache' if i % 3 else 'queue'} in src/mod{i % 7}.py")
+    layer = LexicalLayer.for_store(store)
+    qvec = layer.query_vector("token cache refresh")
+    for allowed in (None, np.sort(np.asarray([e.key_hash for e in store.list_memories(limit=15)], dtype=np.uint64))):
+        rows, cos = layer.vector("token cache refresh", allowed, 12)
+        pairs = store.vectors.topk(qvec, 12, allowed, tags=None if allowed is not None else [4], with_ties=True)
+        assert rows.dtype == np.int64 and cos.dtype == np.float64 and len(pairs) >= 12
+        assert [layer.hashes_of(np.asarray([r]))[0] for r in rows.tolist()] == [k for k, _ in pairs]
+        assert cos.tolist() == [s for _, s in pairs]
+    # a key hash the index does not hold (a vector row of something else) is dropped with its score
+    keys = np.asarray([layer.hashes_of(np.asarray([3]))[0], 12345, layer.hashes_of(np.asarray([5]))[0]],
+                      dtype=np.uint64)
+    rows, scores = layer.rows_of(keys, np.asarray([0.5, 0.4, 0.25], dtype=np.float32))
+    assert rows.tolist() == [3, 5] and scores.tolist() == [0.5, 0.25]
+    store.close()

@@ -48,6 +48,9 @@ def test_topk_and_scan_match_brute_force(tmp_path_factory, ops, seed):
             want = _brute(cache, q, tags, allowed)
             for k in (1, 3, 50):
                 got = cache.topk(q, k, allowed, tags=tags, with_ties=True)
+                keys, cos = cache.topk_arrays(q, k, allowed, tags=tags, with_ties=True)
+                assert keys.dtype == np.uint64 and cos.dtype == np.float32
+                assert list(zip(keys.tolist(), cos.tolist())) == got
                 if want:
                     kth = want[min(k, len(want)) - 1][1]
                     assert got == [w for w in want if w[1] >= kth], (tags, allowed, k)
