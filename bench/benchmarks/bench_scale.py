@@ -16,8 +16,9 @@ gemv: 4-5 ms against 11-22 ms at 100k with one BLAS thread) plus `argpartition`
 over the same float32 matrix, held in RAM. Every ranker's `extra_info` holds p50/p95 in
 ms and both as ratios to the floor's, and CPU time (on a shared machine wall time
 also measures the wait for a core). Each search follows a floor scan (100 MB read: cold caches), the
-figure of record; `back to back` is the same searches with nothing between them (pytest-benchmark's rounds). The keyword side is timed alone as well:
-FTS5's `ORDER BY bm25` against the numpy `KeywordIndex` (same answers, checked).
+figure of record; `back to back` is the same searches with nothing between them (pytest-benchmark's
+rounds). The keyword side is timed alone as well: FTS5's `ORDER BY bm25` against the numpy
+`KeywordIndex` (same answers, checked).
 The vector cache's index (reference/vectors/index.py) is measured against
 the exact path on the same store: recall@10 / @100 of `topk` over 300
 embedded queries and both paths' latency beside the floor; the knowledge
