@@ -1,8 +1,8 @@
 """The lexical index's first build: what the first search of a process that opened a large store pays.
 
 Run:  python -m pytest bench/benchmarks/bench_lexical_build.py --benchmark-only -s
-Scale: CODEMEM_BENCH_SCALE=small (2,000 memories, default, CI), medium (10,000), full (100,000), or a number
-of memories (as bench_scale.py).
+Scale: CODEMEM_BENCH_SCALE, read by bench_scale.py (its `N`: small 2,000 memories, default, CI; medium 10,000;
+full 100,000; or a number of memories).
 
 The store is written as bench_scale.py writes its own (`ranker_pieces.build`: synthetic memories in batches of
 1,000, the knowledge layer on), closed, and opened again; each round then builds a `LexicalLayer` of its own
@@ -11,20 +11,16 @@ from the stored memories (`sync`, which reads every memory once and indexes them
 """
 from __future__ import annotations
 
-import os
 import statistics
 import time
 
 import pytest
 
+from bench.benchmarks.bench_scale import N
 from bench.benchmarks.ranker_pieces import build
 from reference.clock import LogicalClock
 from reference.lexical.layer import LexicalLayer
 from reference.store import MemoryStore
-
-SCALES = {"small": 2_000, "medium": 10_000, "full": 100_000}
-SCALE = os.environ.get("CODEMEM_BENCH_SCALE", "small")
-N = SCALES[SCALE] if SCALE in SCALES else int(SCALE)
 
 
 @pytest.fixture(scope="module")

@@ -312,13 +312,12 @@ class LexicalLayer:
             fill = rows[scores[rows] <= 0.0]
             scores = scores.copy()
             scores[fill] = np.finfo(np.float64).tiny * (1.0 + np.arange(fill.size, 0, -1))
-            top = None
+            top = top_rows(scores, candidates, ids)
         with self._lock:
 
             def cosines(rows: np.ndarray) -> np.ndarray:
                 qvec = self.query_vector(query)
                 return self.store.vectors.scores(qvec, hashes[rows])
-            top = self._top(scores, candidates) if top is None else top
             return [(ids[r], s) for r, s in semantic_rerank(scores, candidates, cosines, weight, ids, top)[:k]]
 
 

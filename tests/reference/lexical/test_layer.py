@@ -117,7 +117,7 @@ def test_vector_gives_the_vector_caches_top_k_as_index_rows(tmp_path):
         rows, cos = layer.vector("token cache refresh", allowed, 12)
         pairs = store.vectors.topk(qvec, 12, allowed, tags=None if allowed is not None else [4], with_ties=True)
         assert rows.dtype == np.int64 and cos.dtype == np.float64 and len(pairs) >= 12
-        assert [layer.hashes_of(np.asarray([r]))[0] for r in rows.tolist()] == [k for k, _ in pairs]
+        assert layer.hashes_of(rows).tolist() == [k for k, _ in pairs]
         assert cos.tolist() == [s for _, s in pairs]
     # a key hash the index does not hold (a vector row of something else) is dropped with its score
     keys = np.asarray([layer.hashes_of(np.asarray([3]))[0], 12345, layer.hashes_of(np.asarray([5]))[0]],
