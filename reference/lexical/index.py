@@ -144,18 +144,21 @@ class LexicalIndex:
     def _append_postings(self, terms: list[str], tfs: np.ndarray, rows: np.ndarray, lengths: np.ndarray,
                          widths: np.ndarray) -> None:
         """Append the entries (terms[i], tfs[i]) of rows given as each row's number, length and entry count:
-        grouped by term (a stable sort, so each term's rows stay in order), one `Postings.extend` a term."""
+        grouped by term (a stable sort, so each term's rows stay in order), one `Postings.extend` a term, which
+        keeps its slices of the grouped arrays (read-only) instead of copying them."""
         code = {t: i for i, t in enumerate(dict.fromkeys(terms))}   # first-seen order
         ids = np.fromiter(map(code.__getitem__, terms), dtype=np.int64, count=len(terms))
         order = np.argsort(ids, kind="stable")
         ends = np.cumsum(np.bincount(ids, minlength=len(code)))
         entry_rows, entry_lens = np.repeat(rows, widths)[order], np.repeat(lengths, widths)[order]
         entry_tfs = tfs[order]
-        start = 0
+        for grouped in (entry_rows, entry_tfs, entry_lens):
+            grouped.flags.writeable = False
+        start, postings = 0, self.postings
         for term, end in zip(code, ends.tolist()):   # terms in first-seen order, as `add` creates them
-            post = self.postings.get(term)
+            post = postings.get(term)
             if post is None:
-                post = self.postings[term] = Postings()
+                post = postings[term] = Postings()
             post.extend(entry_rows[start:end], entry_tfs[start:end], entry_lens[start:end])
             start = end
 

@@ -8,7 +8,10 @@ Appends go to Python lists and reach the arrays when they are next read: a first
 build of 100k memories makes ~2.2M appends, and three numpy item writes each cost
 ~3 µs where a list append costs ~0.1 µs; a search reads only its query's terms.
 A batch of rows (`LexicalIndex.add_many`: a first build, a batch write) comes as
-arrays instead and is copied in at once (`extend`).
+arrays instead and is copied in at once (`extend`). Read-only arrays given to an
+empty list are not copied at all but kept as they are (`add_many` hands each term
+read-only slices of its batch's arrays: a first build at 100k makes ~200k terms);
+the next append copies them out before writing, as any full array is grown.
 """
 from __future__ import annotations
 
@@ -21,9 +24,8 @@ class Postings:
     __slots__ = ("_rows", "_tfs", "_lens", "_filled", "_pending", "n", "live")
 
     def __init__(self) -> None:
-        self._rows = np.empty(4, dtype=np.int32)
-        self._tfs = np.empty(4, dtype=np.float64)
-        self._lens = np.empty(4, dtype=np.float64)
+        # no arrays of its own until its first entries arrive: most terms get theirs from `extend`
+        self._rows, self._tfs, self._lens = _NO_ROWS, _NO_FLOATS, _NO_FLOATS
         self._filled = 0                     # entries in the arrays
         self._pending: list[tuple[int, float, float]] | None = None   # entries appended since (see module doc)
         self.n = 0          # filled entries (dead rows included)
@@ -37,10 +39,17 @@ class Postings:
         self.live += 1
 
     def extend(self, rows: np.ndarray, tfs: np.ndarray, lengths: np.ndarray) -> None:
-        """`append` of each (row, tf, length) in order, copied into the arrays at once (`LexicalIndex.add_many`)."""
+        """`append` of each (row, tf, length) in order, copied into the arrays at once (`LexicalIndex.add_many`).
+
+        An empty list keeps read-only arrays of its own dtypes (int32 rows, float64 tfs and lengths) as they
+        are, without a copy: read-only, nobody writes through them (writable ones could change under it)."""
         if self._pending:
             self._flush()
-        self._store(rows, tfs, lengths)
+        if self._filled == 0 and _keepable(rows, np.int32) and _keepable(tfs) and _keepable(lengths):
+            self._rows, self._tfs, self._lens = rows, tfs, lengths
+            self._filled = len(rows)
+        else:
+            self._store(rows, tfs, lengths)
         self.n += len(rows)
         self.live += len(rows)
 
@@ -50,10 +59,13 @@ class Postings:
         self._store(*zip(*pending))
 
     def _store(self, rows, tfs, lens) -> None:
-        """Write entries after the filled part (the arrays grown to at least double, as one append at a time did)."""
+        """Write entries after the filled part (the arrays grown to at least double, as one append at a time did).
+
+        The arrays are written only below their size: a view taken by `extend` is exactly full, so it is
+        always copied out first."""
         need = self._filled + len(rows)
         if need > self._rows.size:
-            size = self._rows.size
+            size = max(self._rows.size, 4)
             while size < need:
                 size *= 2
             self._rows = _grown(self._rows, size, self._filled)
@@ -79,6 +91,16 @@ class Postings:
         if self._pending:
             self._flush()
         return self._lens[: self.n]
+
+
+def _keepable(a: np.ndarray, dtype: type = np.float64) -> bool:
+    """`a` can be kept without a copy: a read-only numpy array of `dtype`."""
+    return isinstance(a, np.ndarray) and a.dtype == dtype and not a.flags.writeable
+
+
+_NO_ROWS = np.empty(0, dtype=np.int32)   # every empty posting list's arrays, shared (full at size 0: never written)
+_NO_FLOATS = np.empty(0, dtype=np.float64)
+_NO_ROWS.flags.writeable = _NO_FLOATS.flags.writeable = False
 
 
 def _grown(a: np.ndarray, size: int, filled: int) -> np.ndarray:

@@ -71,6 +71,26 @@ def test_postings_pending_appends_read_as_arrays():
     assert post.lengths().tolist() == [w[2] for w in want]
 
 
+def test_postings_keep_read_only_arrays_and_copy_them_out_before_growing():
+    rows, tfs, lens = np.arange(0, 40, 2, dtype=np.int32), np.ones(20), np.full(20, 7.0)
+    for a in (rows, tfs, lens):
+        a.flags.writeable = False
+    post = Postings()
+    post.extend(rows[:10], tfs[:10], lens[:10])
+    assert np.shares_memory(post.rows(), rows)            # kept as given: no copy
+    post.append(99, 3, 5.0)
+    post.extend(rows[10:], tfs[10:], lens[10:])
+    assert not np.shares_memory(post.rows(), rows)        # copied out before anything was written
+    assert rows.tolist() == list(range(0, 40, 2)) and tfs.tolist() == [1.0] * 20   # the given arrays untouched
+    assert post.rows().tolist() == list(range(0, 20, 2)) + [99] + list(range(20, 40, 2))
+    assert post.tfs().tolist() == [1.0] * 10 + [3.0] + [1.0] * 10 and post.n == post.live == 21
+    writable = np.arange(5, dtype=np.int32)
+    other = Postings()
+    other.extend(writable, np.ones(5), np.ones(5))         # writable arrays could change under it: copied
+    writable[:] = 0
+    assert other.rows().tolist() == [0, 1, 2, 3, 4]
+
+
 def test_bm25_kept_weights_follow_writes_and_removals():
     texts = [f"token refresh race {'cache ' * (i % 4)}item{i} sqlite_utils/db.py" for i in range(60)]
     index = LexicalIndex()
@@ -244,6 +264,12 @@ def _check_add_many(docs, split, definitions):
     assert _state(many) == _state(one)
     for query in ("insert_all fix", "sqlite_utils/db.py cached", "table"):
         assert many.bm25(query, 1.2, 0.75).tolist() == one.bm25(query, 1.2, 0.75).tolist()
+    # more after the batch: the postings it left as read-only slices are copied out before they grow
+    later = [(f"n{i}", text, t) for i, (_, text, t) in enumerate(items)]
+    for index in (one, many):
+        for doc, text, t in later:
+            index.add(doc, text, t)
+    assert _state(many) == _state(one)
 
 
 def test_add_many_refuses_a_repeated_or_live_id_before_adding_anything():
