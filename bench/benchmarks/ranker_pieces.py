@@ -3,13 +3,16 @@
     python3 -m bench.benchmarks.ranker_pieces /tmp/s100k --build 100000     # once: ~10 min at 100k
     python3 -m bench.benchmarks.ranker_pieces /tmp/s100k --rankers rrf,galaxybrain [--filtered]
     python3 -m bench.benchmarks.ranker_pieces /tmp/s100k --first-build    # the lexical index's first build
+    python3 -m bench.benchmarks.ranker_pieces /tmp/s100k --rankers rrf --rounds 20 --per-query   # tail or host?
 
 `--build N` writes N synthetic memories into the folder as `bench_scale.py` does (batches of 1,000, the
 knowledge layer on, `synthetic_memories.record`), then times. Timing: the 30 queries of `bench_scale.py`
-searched once to warm, then three times each, a 128 MB array summed before each search so that every search
-starts with cold caches (as `bench_scale.py`'s interleaved exact scan leaves them); CPU (`time.thread_time`)
-of the search, p50 / p95, then each wrapped piece's inclusive CPU per search (nested pieces count in their
-callers too). The wrappers cost a few microseconds a call, so the per-search figures sit a little above
+searched once to warm, then in `--rounds` rounds (3, as `bench_scale.py`), a 128 MB array summed before each search
+so that every search starts with cold caches (as `bench_scale.py`'s interleaved exact scan leaves them); CPU
+(`time.thread_time`) of the search, p50 / p95, each round's p50 in order (a host that slows down for a while shows
+as a run of slow rounds), then each wrapped piece's inclusive CPU per search (nested pieces count in their
+callers too). `--per-query` adds each query's median over the rounds, sorted, and the slowest queries' texts: a
+p95 made by a few slow queries shows as a few high medians, one made by slow moments as a flat spread. The wrappers cost a few microseconds a call, so the per-search figures sit a little above
 `bench_scale.py`'s. A diagnostic for before / after comparisons in one session; `bench_scale.py` is the
 benchmark of record.
 """
@@ -83,8 +86,9 @@ def _wrap(spent: dict[str, float], module: str, qualname: str) -> None:
         setattr(holder, name, timed)
 
 
-def profile(path: Path, rankers: list[str], filtered: bool) -> None:
-    """Print each ranker's CPU p50 / p95 per search and its pieces' CPU per search."""
+def profile(path: Path, rankers: list[str], filtered: bool, rounds: int = 3, per_query: bool = False) -> None:
+    """Print each ranker's CPU p50 / p95 per search, each round's p50, its pieces' CPU per search and, with
+    `per_query`, each query's median CPU over the rounds."""
     from reference.rankers.registry import RANKERS
     for target in RANKERS.values():          # loaded first, so that the names they import get wrapped too
         importlib.import_module(target.split(":")[0])
@@ -112,14 +116,22 @@ def profile(path: Path, rankers: list[str], filtered: bool) -> None:
         for q in queries:
             ranker.search(q)
         spent.clear()
-        cpu = []
-        for q in queries * 3:
-            float(evict.sum())
-            start = time.thread_time()
-            ranker.search(q)
-            cpu.append((time.thread_time() - start) * 1e3)
-        cpu.sort()
-        print(f"{name}: CPU p50 {statistics.median(cpu):.2f} p95 {cpu[int(.95 * len(cpu)) - 1]:.2f} ms a search; pieces:")
+        per = [[] for _ in queries]   # per query, its CPU ms in each round
+        for _ in range(rounds):
+            for i, q in enumerate(queries):
+                float(evict.sum())
+                start = time.thread_time()
+                ranker.search(q)
+                per[i].append((time.thread_time() - start) * 1e3)
+        cpu = sorted(ms for times in per for ms in times)
+        print(f"{name}: CPU p50 {statistics.median(cpu):.2f} p95 {cpu[int(.95 * len(cpu)) - 1]:.2f} ms a search")
+        print("  p50 of each round: " + " ".join(f"{statistics.median(t[r] for t in per):.2f}" for r in range(rounds)))
+        if per_query:
+            medians = sorted((statistics.median(times), q.text) for times, q in zip(per, queries))
+            print("  each query's median: " + " ".join(f"{m:.2f}" for m, _ in medians))
+            for m, text in medians[-3:]:
+                print(f"  slowest: {m:.2f} ms  {text!r}")
+        print("  pieces:")
         for piece, seconds in sorted(spent.items(), key=lambda kv: -kv[1]):
             print(f"  {seconds / len(cpu) * 1e3:7.3f} ms  {piece}")
     store.close()
@@ -144,9 +156,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--build", type=int, metavar="N", help="first write N synthetic memories into a new store there")
     ap.add_argument("--rankers", default="galaxybrain,oracle-hybrid,memory-lane,rrf", help="comma-separated names")
     ap.add_argument("--filtered", action="store_true", help="queries with a task + context filter, as bench_scale's")
+    ap.add_argument("--rounds", type=int, default=3, help="times each query is searched, timed (default 3)")
+    ap.add_argument("--per-query", action="store_true", help="also each query's median CPU, sorted, and the slowest")
     ap.add_argument("--first-build", action="store_true",
                     help="time the lexical index's first build on the store instead of the rankers")
     args = ap.parse_args(argv)
+    if args.rounds < 1:
+        ap.error(f"--rounds must be at least 1, got {args.rounds}")
     if args.build:
         if args.store.exists():
             ap.error(f"{args.store} exists: --build writes a new store")
@@ -156,7 +172,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.first_build:
         first_build(args.store)
     else:
-        profile(args.store, args.rankers.split(","), args.filtered)
+        profile(args.store, args.rankers.split(","), args.filtered, args.rounds, args.per_query)
 
 
 if __name__ == "__main__":
