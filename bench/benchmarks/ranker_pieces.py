@@ -12,9 +12,9 @@ so that every search starts with cold caches (as `bench_scale.py`'s interleaved 
 (`time.thread_time`) of the search, p50 / p95, each round's p50 in order (a host that slows down for a while shows
 as a run of slow rounds), then each wrapped piece's inclusive CPU per search (nested pieces count in their
 callers too). `--per-query` adds each query's median over the rounds, sorted, and the slowest queries' texts: a
-p95 made by a few slow queries shows as a few high medians, one made by slow moments as a flat spread. The wrappers cost a few microseconds a call, so the per-search figures sit a little above
-`bench_scale.py`'s. A diagnostic for before / after comparisons in one session; `bench_scale.py` is the
-benchmark of record.
+p95 made by a few slow queries shows as a few high medians, one made by slow moments as a flat spread. The
+wrappers cost a few microseconds a call, so the per-search figures sit a little above `bench_scale.py`'s. A
+diagnostic for before / after comparisons in one session; `bench_scale.py` is the benchmark of record.
 """
 from __future__ import annotations
 

@@ -63,6 +63,8 @@ class Postings:
 
         The arrays are written only below their size: a view taken by `extend` is exactly full, so it is
         always copied out first."""
+        if not len(rows):   # nothing to write (the shared empty arrays are read-only)
+            return
         need = self._filled + len(rows)
         if need > self._rows.size:
             size = max(self._rows.size, 4)

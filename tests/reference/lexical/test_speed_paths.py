@@ -84,6 +84,9 @@ def test_postings_keep_read_only_arrays_and_copy_them_out_before_growing():
     assert rows.tolist() == list(range(0, 40, 2)) and tfs.tolist() == [1.0] * 20   # the given arrays untouched
     assert post.rows().tolist() == list(range(0, 20, 2)) + [99] + list(range(20, 40, 2))
     assert post.tfs().tolist() == [1.0] * 10 + [3.0] + [1.0] * 10 and post.n == post.live == 21
+    empty = Postings()
+    empty.extend(np.zeros(0, dtype=np.int32), np.zeros(0), np.zeros(0))   # nothing: no write into shared arrays
+    assert empty.rows().tolist() == [] and empty.n == 0
     writable = np.arange(5, dtype=np.int32)
     other = Postings()
     other.extend(writable, np.ones(5), np.ones(5))         # writable arrays could change under it: copied
