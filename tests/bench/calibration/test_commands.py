@@ -13,6 +13,7 @@ import pytest
     ("bench.calibration.files", ("--data",)),
     ("bench.calibration.enrichment", ("--data",)),
     ("bench.calibration.lane", ("--project",)),
+    ("bench.calibration.transfer", ("--data",)),
 ])
 def test_each_stage_names_its_command_and_options(module, options, capsys):
     with pytest.raises(SystemExit) as done:
