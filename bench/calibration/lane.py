@@ -127,22 +127,40 @@ def ndcg_of(rec: Recorded, p) -> float:
     return ndcg([rec.names[i] for i in order], rec.grades)
 
 
-def calibrate(out=sys.stdout) -> dict:
+def grid_scores(rows: dict[tuple, list[dict[tuple, Recorded]]]) -> dict[tuple, dict[tuple, float]]:
+    """Each grid setting's mean nDCG@10 in each recorded scenario: {(semantic, norm, expansion, recency,
+    half-life): {scenario key: mean}} (scenarios without judged queries left out)."""
     from reference.lane.hybrid import LANE
-    rows = {(d, t): record(d, t) for d in DATASETS for t in TASKS}
-    n_queries = sum(len(r) for r in rows.values())
-    scores: dict[tuple, float] = {}
+    scores: dict[tuple, dict[tuple, float]] = {}
     for s, m, e, r, h in itertools.product(SEMANTIC, NORM, EXPANSION, RECENCY, HALF_LIFE):
         if r == 0 and h != HALF_LIFE[0]:
             continue   # no prior: the half-life does nothing
         p = LANE.with_(vector_weight=s, expand_norm=m, expand_weight=e, recency_weight=r, recency_scale=h)
-        per = [np.mean([ndcg_of(j[(s, m)], p) for j in js]) for js in rows.values() if js]
-        scores[(s, m, e, r, h)] = float(np.mean(per))
-    committed = (LANE.vector_weight, LANE.expand_norm, LANE.expand_weight, LANE.recency_weight, LANE.recency_scale)
-    best = max(scores.values())
+        scores[(s, m, e, r, h)] = {key: float(np.mean([ndcg_of(j[(s, m)], p) for j in js]))
+                                   for key, js in rows.items() if js}
+    return scores
+
+
+def committed_setting() -> tuple:
+    """The committed `LANE` as a grid setting."""
+    from reference.lane.hybrid import LANE
+    return LANE.vector_weight, LANE.expand_norm, LANE.expand_weight, LANE.recency_weight, LANE.recency_scale
+
+
+def choose(means: dict[tuple, float], tie: float, committed: tuple) -> tuple:
+    """`committed` if it is within `tie` of the best mean, else the best."""
+    best = max(means.values())
+    tied = [k for k, v in means.items() if best - v <= tie]
+    return committed if committed in tied else max(tied, key=lambda k: means[k])
+
+
+def calibrate(out=sys.stdout) -> dict:
+    rows = {(d, t): record(d, t) for d in DATASETS for t in TASKS}
+    n_queries = sum(len(r) for r in rows.values())
+    scores = {k: float(np.mean(list(per.values()))) for k, per in grid_scores(rows).items()}
+    committed = committed_setting()
     tie = 1.0 / n_queries
-    tied = [k for k, v in scores.items() if best - v <= tie]
-    chosen = committed if committed in tied else max(tied, key=lambda k: scores[k])
+    chosen = choose(scores, tie, committed)
     print(f"## Memory Lane on the calibration split ({n_queries} queries, "
           f"{', '.join(f'{d}-{t}' for d, t in rows)})", file=out)
     print("| semantic | expand_norm | expansion | recency | half_life | mean nDCG@10 |\n|---|---|---|---|---|---|",
@@ -251,21 +269,31 @@ def record_project(data: str) -> list[BranchRecord]:
     return out
 
 
-def calibrate_project(out=sys.stdout) -> dict:
-    """Fit the project layer's BRANCH_WEIGHT, expansion, recency and half-life (reference/project/ranking.py)."""
-    from reference.project import ranking
-    rows = {d: record_project(d) for d in DATASETS}
-    n = sum(len(r) for r in rows.values())
-    base = ranking.BRANCH_PARAMS
-    scores = {}
+def project_grid_scores(rows: dict[str, list[BranchRecord]]) -> dict[tuple, dict[str, float]]:
+    """Each branch-ranking grid setting's mean nDCG@10 in each dataset's recorded branch searches:
+    {(branch weight, expansion, recency, half-life): {dataset: mean}}."""
+    scores: dict[tuple, dict[str, float]] = {}
     for b, e, r, h in itertools.product(BRANCH, PROJECT_EXPANSION, PROJECT_RECENCY, HALF_LIFE):
         if r == 0 and h != HALF_LIFE[0]:
             continue
-        scores[(b, e, r, h)] = float(np.mean([np.mean([rec.ndcg(e, r, h, b) for rec in rs]) for rs in rows.values()]))
-    committed = (ranking.BRANCH_WEIGHT, base.expand_weight, base.recency_weight, base.recency_scale)
-    best = max(scores.values())
-    tied = [k for k, v in scores.items() if best - v <= 1.0 / n]
-    chosen = committed if committed in tied else max(tied, key=lambda k: scores[k])
+        scores[(b, e, r, h)] = {d: float(np.mean([rec.ndcg(e, r, h, b) for rec in rs])) for d, rs in rows.items()}
+    return scores
+
+
+def committed_project_setting() -> tuple:
+    """The committed branch ranking (`BRANCH_WEIGHT`, `BRANCH_PARAMS`) as a grid setting."""
+    from reference.project import ranking
+    base = ranking.BRANCH_PARAMS
+    return ranking.BRANCH_WEIGHT, base.expand_weight, base.recency_weight, base.recency_scale
+
+
+def calibrate_project(out=sys.stdout) -> dict:
+    """Fit the project layer's BRANCH_WEIGHT, expansion, recency and half-life (reference/project/ranking.py)."""
+    rows = {d: record_project(d) for d in DATASETS}
+    n = sum(len(r) for r in rows.values())
+    scores = {k: float(np.mean(list(per.values()))) for k, per in project_grid_scores(rows).items()}
+    committed = committed_project_setting()
+    chosen = choose(scores, 1.0 / n, committed)
     print(f"## Project memory inside the branch filter, calibration split ({n} judged queries, "
           f"{', '.join(d + '-branches' for d in rows)})", file=out)
     print("| branch weight | expansion | recency | half_life | mean nDCG@10 |\n|---|---|---|---|---|", file=out)

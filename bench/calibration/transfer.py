@@ -1,15 +1,19 @@
-"""Do the lexical constants transfer to a repository the fit never saw? Leave one dataset out and see.
+"""Do the fitted ranking constants transfer to a repository the fit never saw? Leave one dataset out and see.
 
-    python3 -m bench.calibration.transfer [--data DIR]   # about 12 minutes: three fits of `lexical.py`
+    python3 -m bench.calibration.transfer [--data DIR]   # about 10 minutes: three fits of each stage below
 
 The committed constants (`reference/lexical/params.py` `TUNED`, `MOMENT`, galaxybrain's re-rank, the default
 ranker) are fitted jointly on the calibration split of the three datasets. A user's repository is none of
 them, and the benchmark's held-out histories are other repositories too. So, for each dataset in turn, this
-runs `lexical.fit` on the other two datasets' calibration scenarios alone (its tables are not printed), then
-scores the left-out dataset's blame and history calibration scenarios three ways:
+runs `lexical.fit` and then `files.fit_files` on the other two datasets' calibration scenarios alone (their
+tables are not printed), then scores the left-out dataset's blame, history and files calibration scenarios
+three ways. Memory Lane's ranker mode (`lane.py`, fitted on blame, history and blame-paths) and the project
+layer's branch ranking (`lane.py --project`, on branches) are chosen the same way over their recorded grids, each
+with the committed lexical constants, as their own stages take them:
 
 - **left out**: the constants and the default ranker that the fit without this dataset chose;
-- **joint**: the committed constants and `DEFAULT_RANKER` (fitted with this dataset among the three);
+- **joint**: the committed constants (`TUNED`, `FILES_TUNED`, `DEFAULT_RANKER`, `LANE`, `BRANCH_WEIGHT` and
+  `BRANCH_PARAMS`), fitted with this dataset among the three;
 - the harness's **BM25** and **recency** baselines (`bench/baselines`) on the same scenarios.
 
 The gap between "left out" and "joint" is what fitting on a repository gained on that same repository; the
@@ -25,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from statistics import fmean
 
-from bench.calibration import lexical, scenarios
+from bench.calibration import files, lane, lexical, scenarios
 from bench.calibration.scenarios import DATASETS
 
 RANKERS = ("oracle-hybrid", "galaxybrain", "rrf")
@@ -33,33 +37,41 @@ RANKERS = ("oracle-hybrid", "galaxybrain", "rrf")
 
 @dataclass(frozen=True)
 class Fold:
-    """What a fit chose: the lexical parameters, galaxybrain's (candidates, weight), the default ranker, MOMENT."""
+    """What a fit chose: the lexical parameters, galaxybrain's (candidates, weight), the default ranker, MOMENT,
+    the files task's `FileParams` (None: not fitted)."""
 
     params: object
     rerank: tuple[int, float]
     default: str
     moment: float
+    files: object = None
 
     def describe(self) -> str:
         p = self.params
         return (f"default {self.default}; k1 {p.k1:g}, b {p.b:g}, vector {p.vector_weight:g}, expansion "
                 f"{p.expand_top}/{p.expand_weight:g}/{p.expand_norm:g}, named {p.named_top}/{p.named_weight:g}, "
                 f"recency {p.recency_weight:g} over {p.recency_scale:g} ({p.recency_form}), MOMENT {self.moment:g}, "
-                f"re-rank {self.rerank[0]}/{self.rerank[1]:g}")
+                f"re-rank {self.rerank[0]}/{self.rerank[1]:g}"
+                + (f"; files {self.files}" if self.files is not None else ""))
 
 
 def committed() -> Fold:
     """The constants in `reference/` now."""
-    from reference.lexical.params import MOMENT, RERANK_CANDIDATES, RERANK_WEIGHT, TUNED
+    from reference.lexical.params import FILES_TUNED, MOMENT, RERANK_CANDIDATES, RERANK_WEIGHT, TUNED
     from reference.rankers.registry import DEFAULT_RANKER
-    return Fold(TUNED, (RERANK_CANDIDATES, RERANK_WEIGHT), DEFAULT_RANKER, MOMENT)
+    return Fold(TUNED, (RERANK_CANDIDATES, RERANK_WEIGHT), DEFAULT_RANKER, MOMENT, FILES_TUNED)
 
 
-def fit_without(held: str, streams: dict[str, lexical.Stream]) -> Fold:
-    """`lexical.fit` on every calibration stream but `held`'s; its tables go nowhere."""
+def fit_without(held: str, streams: dict[str, lexical.Stream], file_streams: dict | None = None) -> Fold:
+    """`lexical.fit` on every calibration stream but `held`'s, then (given `file_streams`) `files.fit_files` on
+    every files stream but `held`'s with what it chose; their tables go nowhere."""
     train = [st for name, st in streams.items() if not name.startswith(held + "-")]
     params, rerank, default, moment = lexical.fit(train, out=io.StringIO())
-    return Fold(params, rerank, default, moment)
+    fp = None
+    if file_streams:
+        fp = files.fit_files([st for name, st in file_streams.items() if not name.startswith(held + "-")],
+                             params, out=io.StringIO(), moment=moment)
+    return Fold(params, rerank, default, moment, fp)
 
 
 def score(st: lexical.Stream, fold: Fold) -> dict[str, float]:
@@ -77,30 +89,105 @@ def baselines(path: Path) -> dict[str, float]:
 def run(folder: Path, out=sys.stdout) -> dict[str, dict]:
     """Every fold: what it chose and each held-out scenario's figures; printed as tables, and returned."""
     paths = {f"{d}-{t}-calibration": folder / f"{d}-{t}-calibration.jsonl" for d in DATASETS for t in lexical.TASKS}
+    file_paths = {f"{d}-files-calibration": folder / f"{d}-files-calibration.jsonl" for d in DATASETS}
     streams = {name: lexical.load_stream(path) for name, path in paths.items()}
+    file_streams = {name: files.load_file_stream(path) for name, path in file_paths.items()}
     joint = committed()
-    rows, folds = {}, {}
+    rows, file_rows, folds = {}, {}, {}
     for held in DATASETS:
-        folds[held] = fit_without(held, streams)
-        print(f"- without {held}: {folds[held].describe()}", file=out, flush=True)
+        fold = folds[held] = fit_without(held, streams, file_streams)
+        print(f"- without {held}: {fold.describe()}", file=out, flush=True)
         for t in lexical.TASKS:
             name = f"{held}-{t}-calibration"
-            rows[name] = {"left out": score(streams[name], folds[held]), "joint": score(streams[name], joint),
-                          "default": folds[held].default, **baselines(paths[name])}
+            rows[name] = {"left out": score(streams[name], fold), "joint": score(streams[name], joint),
+                          "default": fold.default, **baselines(paths[name])}
+        name = f"{held}-files-calibration"
+        file_rows[name] = {
+            "left out": files.evaluate_files(file_streams[name], fold.params, fold.files, fold.moment),
+            "joint": files.evaluate_files(file_streams[name], joint.params, joint.files, joint.moment),
+            **baselines(file_paths[name])}
     print(f"- joint (committed): {joint.describe()}\n", file=out)
     print("| held-out scenario | default, left out | default, joint | BM25 | recency | left out - BM25 | "
           + " | ".join(f"{r}, left out / joint" for r in RANKERS) + " |\n" + "|---" * (6 + len(RANKERS)) + "|",
           file=out)
     for name, row in rows.items():
-        mine, theirs = row["left out"][row["default"]], row["joint"][joint.default]
-        print(f"| {name} | {mine:.3f} ({row['default']}) | {theirs:.3f} | {row['bm25']:.3f} | {row['recency']:.3f} | "
-              f"{mine - row['bm25']:+.3f} | " + " | ".join(f"{row['left out'][r]:.3f} / {row['joint'][r]:.3f}"
-                                                            for r in RANKERS) + " |", file=out)
-    mean = {k: fmean(r["left out"][r["default"]] if k == "left" else r["joint"][joint.default] if k == "joint"
-                     else r[k] for r in rows.values()) for k in ("left", "joint", "bm25", "recency")}
+        row["left"], row["joint default"] = row["left out"][row["default"]], row["joint"][joint.default]
+        print(f"| {name} | {row['left']:.3f} ({row['default']}) | {row['joint default']:.3f} | {row['bm25']:.3f} | "
+              f"{row['recency']:.3f} | {row['left'] - row['bm25']:+.3f} | "
+              + " | ".join(f"{row['left out'][r]:.3f} / {row['joint'][r]:.3f}" for r in RANKERS) + " |", file=out)
+    mean = _means(rows, "left", "joint default")
     print(f"| mean of the six | {mean['left']:.4f} | {mean['joint']:.4f} | {mean['bm25']:.4f} | "
           f"{mean['recency']:.4f} | {mean['left'] - mean['bm25']:+.4f} |" + " |" * len(RANKERS), file=out)
-    return {"folds": folds, "rows": rows, "mean": mean}
+    _table(file_rows, "files (one path for every ranker)", out)
+    files_mean = _means(file_rows, "left out", "joint")
+    lane_rows, branch_rows = lane_transfer(folder, out), branch_transfer(folder, out)
+    return {"folds": folds, "rows": rows, "mean": mean, "file_rows": file_rows, "files_mean": files_mean,
+            "lane_rows": lane_rows, "branch_rows": branch_rows}
+
+
+def lane_transfer(folder: Path, out=sys.stdout) -> dict[str, dict]:
+    """Memory Lane's ranker mode chosen without each dataset (`lane.choose` over the other datasets' recorded
+    scenarios), scored on that dataset's blame, history and blame-paths calibration scenarios; printed."""
+    recorded = {(d, t): lane.record(d, t) for d in DATASETS for t in lane.TASKS}
+    per = lane.grid_scores(recorded)
+    committed = lane.committed_setting()
+    if committed not in per:
+        raise ValueError(f"transfer: the committed LANE {committed} is not a setting of lane.py's grid")
+    rows = {}
+    for held in DATASETS:
+        train = [k for k in recorded if k[0] != held and recorded[k]]
+        tie = 1.0 / sum(len(recorded[k]) for k in train)
+        chosen = lane.choose({s: fmean(v[k] for k in train) for s, v in per.items()}, tie, committed)
+        print(f"- Memory Lane without {held}: (semantic, expand_norm, expansion, recency, half-life) {chosen}",
+              file=out)
+        for t in lane.TASKS:
+            if (held, t) in per[chosen]:
+                name = f"{held}-{t}-calibration"
+                rows[name] = {"left out": per[chosen][(held, t)], "joint": per[committed][(held, t)],
+                              **baselines(folder / f"{name}.jsonl")}
+    print(f"- Memory Lane joint (committed): {committed}", file=out)
+    _table(rows, "Memory Lane", out)
+    return rows
+
+
+def branch_transfer(folder: Path, out=sys.stdout) -> dict[str, dict]:
+    """The project layer's branch ranking (`lane.py --project`) chosen without each dataset, scored on that
+    dataset's branches calibration scenario; printed."""
+    recorded = {d: lane.record_project(d) for d in DATASETS}
+    per = lane.project_grid_scores(recorded)
+    committed = lane.committed_project_setting()
+    if committed not in per:
+        raise ValueError(f"transfer: the committed branch ranking {committed} is not a setting of lane.py's grid")
+    rows = {}
+    for held in DATASETS:
+        train = [d for d in DATASETS if d != held]
+        chosen = lane.choose({s: fmean(v[d] for d in train) for s, v in per.items()},
+                             1.0 / sum(len(recorded[d]) for d in train), committed)
+        print(f"- branch ranking without {held}: (branch weight, expansion, recency, half-life) {chosen}", file=out)
+        name = f"{held}-branches-calibration"
+        rows[name] = {"left out": per[chosen][held], "joint": per[committed][held],
+                      **baselines(folder / f"{name}.jsonl")}
+    print(f"- branch ranking joint (committed): {committed}", file=out)
+    _table(rows, "project memory in the branch filter", out)
+    return rows
+
+
+def _table(rows: dict[str, dict], what: str, out) -> None:
+    """One stage's held-out rows and their mean, as a table."""
+    print(f"\n| held-out scenario | {what}, left out | joint | BM25 | recency | left out - BM25 |\n"
+          "|---|---|---|---|---|---|", file=out)
+    for name, row in rows.items():
+        print(f"| {name} | {row['left out']:.3f} | {row['joint']:.3f} | {row['bm25']:.3f} | {row['recency']:.3f} | "
+              f"{row['left out'] - row['bm25']:+.3f} |", file=out)
+    mean = _means(rows, "left out", "joint")
+    print(f"| mean of the {len(rows)} | {mean['left']:.4f} | {mean['joint']:.4f} | {mean['bm25']:.4f} | "
+          f"{mean['recency']:.4f} | {mean['left'] - mean['bm25']:+.4f} |\n", file=out)
+
+
+def _means(rows: dict[str, dict], left: str, joint: str) -> dict[str, float]:
+    """The mean over `rows` of the left-out figure (key `left`), the joint one (key `joint`) and the baselines."""
+    return {"left": fmean(r[left] for r in rows.values()), "joint": fmean(r[joint] for r in rows.values()),
+            **{b: fmean(r[b] for r in rows.values()) for b in ("bm25", "recency")}}
 
 
 def main(argv: list[str] | None = None) -> int:
