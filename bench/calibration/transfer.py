@@ -62,15 +62,17 @@ def committed() -> Fold:
     return Fold(TUNED, (RERANK_CANDIDATES, RERANK_WEIGHT), DEFAULT_RANKER, MOMENT, FILES_TUNED)
 
 
-def fit_without(held: str, streams: dict[str, lexical.Stream], file_streams: dict | None = None) -> Fold:
-    """`lexical.fit` on every calibration stream but `held`'s, then (given `file_streams`) `files.fit_files` on
-    every files stream but `held`'s with what it chose; their tables go nowhere."""
-    train = [st for name, st in streams.items() if not name.startswith(held + "-")]
+def fit_without(held: str, streams: dict[tuple[str, str], lexical.Stream],
+                file_streams: dict[str, files.FileStream] | None = None) -> Fold:
+    """`lexical.fit` on every calibration stream ((dataset, task) -> stream) but `held`'s, then (given
+    `file_streams`, dataset -> stream) `files.fit_files` on every files stream but `held`'s with what it chose;
+    their tables go nowhere."""
+    train = [st for (d, _), st in streams.items() if d != held]
     params, rerank, default, moment = lexical.fit(train, out=io.StringIO())
     fp = None
     if file_streams:
-        fp = files.fit_files([st for name, st in file_streams.items() if not name.startswith(held + "-")],
-                             params, out=io.StringIO(), moment=moment)
+        fp = files.fit_files([st for d, st in file_streams.items() if d != held], params, out=io.StringIO(),
+                             moment=moment)
     return Fold(params, rerank, default, moment, fp)
 
 
@@ -88,24 +90,23 @@ def baselines(path: Path) -> dict[str, float]:
 
 def run(folder: Path, out=sys.stdout) -> dict[str, dict]:
     """Every fold: what it chose and each held-out scenario's figures; printed as tables, and returned."""
-    paths = {f"{d}-{t}-calibration": folder / f"{d}-{t}-calibration.jsonl" for d in DATASETS for t in lexical.TASKS}
-    file_paths = {f"{d}-files-calibration": folder / f"{d}-files-calibration.jsonl" for d in DATASETS}
-    streams = {name: lexical.load_stream(path) for name, path in paths.items()}
-    file_streams = {name: files.load_file_stream(path) for name, path in file_paths.items()}
+    paths = {(d, t): folder / f"{d}-{t}-calibration.jsonl" for d in DATASETS for t in lexical.TASKS}
+    file_paths = {d: folder / f"{d}-files-calibration.jsonl" for d in DATASETS}
+    streams = {key: lexical.load_stream(path) for key, path in paths.items()}
+    file_streams = {d: files.load_file_stream(path) for d, path in file_paths.items()}
     joint = committed()
     rows, file_rows, folds = {}, {}, {}
     for held in DATASETS:
         fold = folds[held] = fit_without(held, streams, file_streams)
         print(f"- without {held}: {fold.describe()}", file=out, flush=True)
         for t in lexical.TASKS:
-            name = f"{held}-{t}-calibration"
-            rows[name] = {"left out": score(streams[name], fold), "joint": score(streams[name], joint),
-                          "default": fold.default, **baselines(paths[name])}
-        name = f"{held}-files-calibration"
-        file_rows[name] = {
-            "left out": files.evaluate_files(file_streams[name], fold.params, fold.files, fold.moment),
-            "joint": files.evaluate_files(file_streams[name], joint.params, joint.files, joint.moment),
-            **baselines(file_paths[name])}
+            st = streams[(held, t)]
+            rows[f"{held}-{t}-calibration"] = {"left out": score(st, fold), "joint": score(st, joint),
+                                               "default": fold.default, **baselines(paths[(held, t)])}
+        st = file_streams[held]
+        file_rows[f"{held}-files-calibration"] = {
+            "left out": files.evaluate_files(st, fold.params, fold.files, fold.moment),
+            "joint": files.evaluate_files(st, joint.params, joint.files, joint.moment), **baselines(file_paths[held])}
     print(f"- joint (committed): {joint.describe()}\n", file=out)
     print("| held-out scenario | default, left out | default, joint | BM25 | recency | left out - BM25 | "
           + " | ".join(f"{r}, left out / joint" for r in RANKERS) + " |\n" + "|---" * (6 + len(RANKERS)) + "|",

@@ -34,8 +34,8 @@ def _file_stream(name: str) -> files.FileStream:
 
 
 def test_a_fold_is_fitted_on_every_stream_but_the_held_datasets(monkeypatch):
-    streams = {f"{d}-{t}-calibration": _stream(f"{d}-{t}-calibration") for d in DATASETS for t in lexical.TASKS}
-    file_streams = {f"{d}-files-calibration": _file_stream(f"{d}-files-calibration") for d in DATASETS}
+    streams = {(d, t): _stream(f"{d}-{t}-calibration") for d in DATASETS for t in lexical.TASKS}
+    file_streams = {d: _file_stream(f"{d}-files-calibration") for d in DATASETS}
     seen, seen_files = [], []
     monkeypatch.setattr(lexical, "fit", lambda train, out: (seen.append([st.name for st in train]),
                                                             (SEED, (20, 0.1), "rrf", 60.0))[1])
