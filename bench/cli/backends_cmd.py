@@ -15,12 +15,12 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    rows = []
+    rows, unavailable = [], []
     for name in available_backends():
         try:
             cls = backend_class(name)
-        except ImportError as exc:  # an optional backend whose extra is not installed
-            print(f"{name:16} unavailable: {exc}")
+        except ImportError as exc:  # an optional backend whose extra is not installed: named after the rest
+            unavailable.append(f"{name:16} unavailable: {exc}")
             continue
         variants = getattr(cls, "variants", None)   # one class, many servers (mcp:NAME): list each
         rows += [(spec, type(spec, (), {"capabilities": caps, "options": ()})) for spec, caps in variants().items()] \
@@ -32,8 +32,11 @@ def run(args: argparse.Namespace) -> int:
         for c in caps:
             print(c.value.ljust(26) + "".join(("yes" if c in cls.capabilities else "-").ljust(width)
                                               for _, cls in rows))
-        return 0
-    for name, cls in rows:
-        opts = f" options: {', '.join(cls.options)}" if cls.options else ""
-        print(f"{name:16}{opts}\n  {', '.join(sorted(c.value for c in cls.capabilities))}")
+    else:
+        for name, cls in rows:
+            opts = f" options: {', '.join(cls.options)}" if cls.options else ""
+            print(f"{name:16}{opts}\n  {', '.join(sorted(c.value for c in cls.capabilities))}")
+    # after the table or list, so that the matrix's first line is its header with or without every extra
+    if unavailable:
+        print("\n" + "\n".join(unavailable))
     return 0

@@ -58,14 +58,38 @@ def test_reference_mcp_lists_the_capabilities_of_its_adapter(capsys):
     from bench.backends.mcp.adapter import load_adapter
     assert main(["backends"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    caps = {lines[i].split()[0]: lines[i + 1].strip() for i in range(0, len(lines) - 1) if not lines[i].startswith(" ")}
+    caps = {lines[i].split()[0]: lines[i + 1].strip() for i in range(0, len(lines) - 1)
+            if lines[i] and not lines[i].startswith(" ")}
     expected = ", ".join(sorted(c.value for c in load_adapter("reference").capabilities))
     assert caps["reference-mcp"] == caps["mcp:reference"] == expected
     assert main(["backends", "--matrix"]) == 0
-    rows = [ln.split() for ln in capsys.readouterr().out.splitlines()]
+    table = capsys.readouterr().out.split("\n\n")[0]    # backends whose extra is missing are named after it
+    rows = [ln.split() for ln in table.splitlines()]
     col = rows[0].index("reference-mcp")   # the header's first cell is "capability"
     assert [r[col] for r in rows[1:]] == [r[rows[0].index("mcp:reference")] for r in rows[1:]]
     assert sum(r[col] == "yes" for r in rows[1:]) == len(load_adapter("reference").capabilities)
+
+
+def test_a_backend_without_its_extra_is_named_after_the_matrix_and_the_list(monkeypatch, capsys):
+    """The matrix starts with its header with or without every extra; the missing ones follow, with the install."""
+    from bench.cli import backends_cmd
+    real = backends_cmd.backend_class
+
+    def without_fts(name):
+        if name == "fts-baseline":
+            raise ImportError("backend 'fts-baseline' needs nothing-here: pip install nothing-here")
+        return real(name)
+
+    monkeypatch.setattr(backends_cmd, "backend_class", without_fts)
+    for args in (["backends", "--matrix"], ["backends"]):
+        assert main(args) == 0
+        body, _, rest = capsys.readouterr().out.partition("\n\n")
+        assert "fts-baseline" not in body and "reference" in body
+        notes = rest.strip().splitlines()   # with the other extras this machine lacks, if any
+        assert "fts-baseline     unavailable: backend 'fts-baseline' needs nothing-here: pip install nothing-here" in notes
+        assert all(" unavailable: " in line for line in notes)
+    assert main(["backends", "--matrix"]) == 0
+    assert capsys.readouterr().out.startswith("capability ")
 
 
 def test_backends_scenarios_and_score_commands(tmp_path, capsys):
