@@ -155,6 +155,8 @@ def choose(means: dict[tuple, float], tie: float, committed: tuple) -> tuple:
 
 
 def calibrate(out=sys.stdout) -> dict:
+    """Fit Memory Lane's ranker mode on the nine calibration scenarios (module doc); prints the grid's best
+    settings and the choice, and returns it."""
     rows = {(d, t): record(d, t) for d in DATASETS for t in TASKS}
     n_queries = sum(len(r) for r in rows.values())
     scores = {k: float(np.mean(list(per.values()))) for k, per in grid_scores(rows).items()}
@@ -269,10 +271,10 @@ def record_project(data: str) -> list[BranchRecord]:
     return out
 
 
-def project_grid_scores(rows: dict[str, list[BranchRecord]]) -> dict[tuple, dict[str, float]]:
+def project_grid_scores(rows: dict[Any, list[BranchRecord]]) -> dict[tuple, dict[Any, float]]:
     """Each branch-ranking grid setting's mean nDCG@10 in each dataset's recorded branch searches:
-    {(branch weight, expansion, recency, half-life): {dataset: mean}}."""
-    scores: dict[tuple, dict[str, float]] = {}
+    {(branch weight, expansion, recency, half-life): {key of `rows` (a dataset, say): mean}}."""
+    scores: dict[tuple, dict[Any, float]] = {}
     for b, e, r, h in itertools.product(BRANCH, PROJECT_EXPANSION, PROJECT_RECENCY, HALF_LIFE):
         if r == 0 and h != HALF_LIFE[0]:
             continue

@@ -130,46 +130,40 @@ def lane_transfer(folder: Path, out=sys.stdout) -> dict[str, dict]:
     """Memory Lane's ranker mode chosen without each dataset (`lane.choose` over the other datasets' recorded
     scenarios), scored on that dataset's blame, history and blame-paths calibration scenarios; printed."""
     recorded = {(d, t): lane.record(d, t) for d in DATASETS for t in lane.TASKS}
-    per = lane.grid_scores(recorded)
-    committed = lane.committed_setting()
-    if committed not in per:
-        raise ValueError(f"transfer: the committed LANE {committed} is not a setting of lane.py's grid")
-    rows = {}
-    for held in DATASETS:
-        train = [k for k in recorded if k[0] != held and recorded[k]]
-        tie = 1.0 / sum(len(recorded[k]) for k in train)
-        chosen = lane.choose({s: fmean(v[k] for k in train) for s, v in per.items()}, tie, committed)
-        print(f"- Memory Lane without {held}: (semantic, expand_norm, expansion, recency, half-life) {chosen}",
-              file=out)
-        for t in lane.TASKS:
-            if (held, t) in per[chosen]:
-                name = f"{held}-{t}-calibration"
-                rows[name] = {"left out": per[chosen][(held, t)], "joint": per[committed][(held, t)],
-                              **baselines(folder / f"{name}.jsonl")}
-    print(f"- Memory Lane joint (committed): {committed}", file=out)
-    _table(rows, "Memory Lane", out)
-    return rows
+    return _grid_transfer("Memory Lane", "semantic, expand_norm, expansion, recency, half-life", "Memory Lane",
+                          recorded, lane.grid_scores(recorded), lane.committed_setting(), folder, out)
 
 
 def branch_transfer(folder: Path, out=sys.stdout) -> dict[str, dict]:
     """The project layer's branch ranking (`lane.py --project`) chosen without each dataset, scored on that
     dataset's branches calibration scenario; printed."""
-    recorded = {d: lane.record_project(d) for d in DATASETS}
-    per = lane.project_grid_scores(recorded)
-    committed = lane.committed_project_setting()
+    recorded = {(d, "branches"): lane.record_project(d) for d in DATASETS}
+    return _grid_transfer("branch ranking", "branch weight, expansion, recency, half-life",
+                          "project memory in the branch filter", recorded, lane.project_grid_scores(recorded),
+                          lane.committed_project_setting(), folder, out)
+
+
+def _grid_transfer(label: str, axes: str, what: str, recorded: dict[tuple[str, str], list],
+                   per: dict[tuple, dict[tuple[str, str], float]], committed: tuple, folder: Path,
+                   out) -> dict[str, dict]:
+    """A grid stage left out one dataset at a time: `recorded` ((dataset, task) -> judged queries) and `per`
+    (setting -> (dataset, task) -> mean nDCG@10), the choice made over the other datasets' scenarios as the stage
+    makes it (`lane.choose`, one query's share a tie), each held-out scenario's figure under it; printed."""
     if committed not in per:
-        raise ValueError(f"transfer: the committed branch ranking {committed} is not a setting of lane.py's grid")
+        raise ValueError(f"transfer: the committed {label} {committed} is not a setting of its grid in lane.py")
     rows = {}
     for held in DATASETS:
-        train = [d for d in DATASETS if d != held]
-        chosen = lane.choose({s: fmean(v[d] for d in train) for s, v in per.items()},
-                             1.0 / sum(len(recorded[d]) for d in train), committed)
-        print(f"- branch ranking without {held}: (branch weight, expansion, recency, half-life) {chosen}", file=out)
-        name = f"{held}-branches-calibration"
-        rows[name] = {"left out": per[chosen][held], "joint": per[committed][held],
-                      **baselines(folder / f"{name}.jsonl")}
-    print(f"- branch ranking joint (committed): {committed}", file=out)
-    _table(rows, "project memory in the branch filter", out)
+        train = [k for k in recorded if k[0] != held and recorded[k]]
+        chosen = lane.choose({s: fmean(v[k] for k in train) for s, v in per.items()},
+                             1.0 / sum(len(recorded[k]) for k in train), committed)
+        print(f"- {label} without {held}: ({axes}) {chosen}", file=out)
+        for key in recorded:
+            if key[0] == held and key in per[chosen]:
+                name = f"{held}-{key[1]}-calibration"
+                rows[name] = {"left out": per[chosen][key], "joint": per[committed][key],
+                              **baselines(folder / f"{name}.jsonl")}
+    print(f"- {label} joint (committed): {committed}", file=out)
+    _table(rows, what, out)
     return rows
 
 

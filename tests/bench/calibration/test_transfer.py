@@ -121,8 +121,8 @@ def test_memory_lane_is_chosen_without_the_held_dataset_and_scored_on_it(monkeyp
 def test_the_branch_ranking_is_chosen_without_the_held_dataset_and_scored_on_it(monkeypatch, tmp_path: Path):
     """As Memory Lane's: the fold without httpx takes the setting best on the other two, bad on httpx."""
     committed, good_elsewhere = lane.committed_project_setting(), (8.0, 0.0, 0.0, 10.0)
-    per = {committed: {d: 0.5 for d in DATASETS},
-           good_elsewhere: {d: (0.2 if d == "httpx" else 0.8) for d in DATASETS}}
+    per = {committed: {(d, "branches"): 0.5 for d in DATASETS},
+           good_elsewhere: {(d, "branches"): (0.2 if d == "httpx" else 0.8) for d in DATASETS}}
     monkeypatch.setattr(lane, "record_project", lambda d: [object(), object()])
     monkeypatch.setattr(lane, "project_grid_scores", lambda rows: per)
     monkeypatch.setattr(transfer, "baselines", lambda path: {"bm25": 0.25, "recency": 0.5})
