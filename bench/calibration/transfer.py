@@ -101,8 +101,10 @@ def run(folder: Path, out=sys.stdout) -> dict[str, dict]:
         print(f"- without {held}: {fold.describe()}", file=out, flush=True)
         for t in lexical.TASKS:
             st = streams[(held, t)]
-            rows[f"{held}-{t}-calibration"] = {"left out": score(st, fold), "joint": score(st, joint),
-                                               "default": fold.default, **baselines(paths[(held, t)])}
+            mine, theirs = score(st, fold), score(st, joint)
+            rows[f"{held}-{t}-calibration"] = {"left out": mine, "joint": theirs, "default": fold.default,
+                                               "left": mine[fold.default], "joint default": theirs[joint.default],
+                                               **baselines(paths[(held, t)])}
         st = file_streams[held]
         file_rows[f"{held}-files-calibration"] = {
             "left out": files.evaluate_files(st, fold.params, fold.files, fold.moment),
@@ -112,7 +114,6 @@ def run(folder: Path, out=sys.stdout) -> dict[str, dict]:
           + " | ".join(f"{r}, left out / joint" for r in RANKERS) + " |\n" + "|---" * (6 + len(RANKERS)) + "|",
           file=out)
     for name, row in rows.items():
-        row["left"], row["joint default"] = row["left out"][row["default"]], row["joint"][joint.default]
         print(f"| {name} | {row['left']:.3f} ({row['default']}) | {row['joint default']:.3f} | {row['bm25']:.3f} | "
               f"{row['recency']:.3f} | {row['left'] - row['bm25']:+.3f} | "
               + " | ".join(f"{row['left out'][r]:.3f} / {row['joint'][r]:.3f}" for r in RANKERS) + " |", file=out)
