@@ -271,6 +271,94 @@ def test_a_git_repository_is_extracted_with_blame(tmp_path, capsys):
     assert [q.expect.grades() for q in sc.queries] == [{common.alias(first): 1, common.alias(second): 1}]
 
 
+def test_a_merged_pull_requests_work_commits_are_memories_and_a_submodule_is_no_text(tmp_path):
+    """Every commit the default branch reaches, in `rev-list --topo-order` order, as the shared data has them (not
+    only a first-parent walk, which keeps just the merge of a merged pull request); a gitlink is listed like a
+    binary file and never blamed (`git blame` of a submodule path fails); only text files are patched and blamed."""
+    extract = __import__(gen.__name__ + ".extract", fromlist=["x"])
+    repo = tmp_path / "demo"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    (repo / "a.py").write_text("one\ntwo\n")
+    (repo / ".gitignore").write_text("dist\n")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "Add a")
+    base = _git_out(repo, "rev-parse", "HEAD")
+    _git(repo, "update-index", "--add", "--cacheinfo", f"160000,{base},vendor/sub")
+    _git(repo, "commit", "-q", "-m", "Vendor a submodule")
+    _git(repo, "checkout", "-q", "-b", "pr")
+    (repo / "a.py").write_text("one\nTWO\n")
+    (repo / ".gitignore").write_text("build\n")   # not a text file of the shared data's kind: no patch, no blame
+    _git(repo, "add", "a.py", ".gitignore")
+    _git(repo, "commit", "-q", "-m", "Fix the second line")
+    fix = _git_out(repo, "rev-parse", "HEAD")
+    _git(repo, "checkout", "-q", "main")
+    _git(repo, "merge", "-q", "--no-ff", "-m", "Merge pull request #1", "pr")
+    _git(repo, "update-index", "--add", "--cacheinfo", f"160000,{fix},vendor/sub")
+    _git(repo, "commit", "-q", "-m", "Bump the submodule")
+    _git(repo, "branch", "-q", "-D", "pr")
+    ds = gen.load(extract.extract(repo, tmp_path / "data" / "demo"))
+    subjects = [c["subject"] for c in ds.commits]
+    expected = _git_out(repo, "rev-list", "--reverse", "--topo-order", "main").split()
+    assert [c["sha"] for c in ds.commits] == expected
+    assert subjects == ["Add a", "Vendor a submodule", "Fix the second line", "Merge pull request #1",
+                        "Bump the submodule"]
+    assert ds.blame == {fix: {base: 1}}
+    assert [f["path"] for f in ds.commits[2]["files"]] == [".gitignore", "a.py"]
+    assert "a/a.py" in ds.commits[2]["patch"] and ".gitignore" not in ds.commits[2]["patch"]
+    assert ds.commits[1]["files"] == [{"path": "vendor/sub", "added": None, "deleted": None}]
+    assert ds.commits[4]["files"] == [{"path": "vendor/sub", "added": None, "deleted": None}]
+    bare = tmp_path / "demo.git"   # a bare clone (a mirror) is a git repository too, named without .git
+    _git_out(tmp_path, "clone", "-q", "--bare", str(repo), str(bare))
+    gen.build(bare, tmp_path / "from-bare", tasks=["blame"])
+    assert (tmp_path / "from-bare" / "data" / "demo" / "blame.jsonl").read_text() == \
+        (tmp_path / "data" / "demo" / "blame.jsonl").read_text()
+    assert (tmp_path / "from-bare" / "demo-blame.jsonl").exists()
+
+
+def test_compare_says_whether_an_extraction_reproduces_a_folder(tmp_path, capsys):
+    """`compare` extracts at the folder's tip: the folder extracted before is the same; a changed count and a
+    dropped record are named; a folder without a tip is a clear error."""
+    import io
+    import shutil
+    extract = __import__(gen.__name__ + ".extract", fromlist=["x"])
+    compare = __import__(gen.__name__ + ".compare", fromlist=["x"])
+    repo = tmp_path / "demo"
+    repo.mkdir()
+    _git(repo, "init", "-q", "-b", "main")
+    for i, text in enumerate(("a\nb\nc\n", "a\nB\nc\n", "A\nB\nc\n")):
+        (repo / "m.py").write_text(text)
+        _git(repo, "add", "-A")
+        _git(repo, "commit", "-q", "-m", f"Change {i}")
+    folder = extract.extract(repo, tmp_path / "data" / "demo")
+    (repo / "m.py").write_text("A\nB\nC\n")   # a commit after the tip: the comparison extracts at the tip
+    _git(repo, "commit", "-q", "-am", "Later")
+    out = io.StringIO()
+    assert compare.compare(repo, folder, out) is True
+    assert out.getvalue().count("the same, record for record") == 2
+    changed = tmp_path / "changed"
+    shutil.copytree(folder, changed)
+    rows = (changed / "blame.jsonl").read_text().splitlines()
+    first = json.loads(rows[0])
+    first["origins"] = {k: v + 1 for k, v in first["origins"].items()}
+    (changed / "blame.jsonl").write_text(json.dumps(first) + "\n")
+    commits = (changed / "commits.jsonl").read_text().splitlines()
+    (changed / "commits.jsonl").write_text("\n".join(commits[:-1]) + "\n")
+    out = io.StringIO()
+    assert compare.compare(repo, changed, out) is False
+    text = out.getvalue()
+    assert "field 'origins' differs in 1 records" in text and "1 records only in the extraction" in text
+    assert "records only in the extraction" in text and text.count("different") == 2
+    (changed / "meta.json").write_text("{}")
+    assert compare.main([str(repo), str(changed)]) == 2
+    assert "meta.json: no tip" in capsys.readouterr().err
+
+
+def _git_out(repo, *args):
+    import subprocess
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True).stdout.strip()
+
+
 def test_the_history_package_passes_the_independence_rule():
     from .test_independence import violations
     files = sorted((ROOT / "scenarios" / "generators" / "history").glob("*.py"))

@@ -4,8 +4,8 @@
 
 `build` writes `<out>/<data>-<task>.jsonl` for each task and the judgements of
 the ranked ones in `<oracle_out>/<data>-<task>/qrels.tsv`. Given a git
-repository instead of a data folder, it first extracts one into
-`<out>/data/<name>/` (`extract.py`, blame computed with `git blame -w`). Deterministic: no
+repository (with a work tree, or bare: `NAME.git` is named NAME) instead of a
+data folder, it first extracts one into `<out>/data/<name>/` (`extract.py`, blame computed with `git blame -w`). Deterministic: no
 randomness, no clock; the same data gives byte-identical files. Nothing here
 imports or reads `reference/`.
 """
@@ -58,10 +58,14 @@ def build(data_dir: str | Path, out: str | Path, oracle_out: str | Path | None =
     """Write the scenarios of `tasks` (default: all; the calibration split has no dedup) and return one note each."""
     from .common import write_outputs
     out = Path(out)
-    if (Path(data_dir) / ".git").exists():   # a git repository: extract its format-2 folder first
+    bare = _is_bare_repository(Path(data_dir))
+    if bare or (Path(data_dir) / ".git").exists():   # a git repository: extract its format-2 folder first
         from .dataset import dataset_name
         from .extract import extract
-        data_dir = extract(data_dir, out / "data" / dataset_name(Path(data_dir)))
+        name = dataset_name(Path(data_dir))
+        if bare and name.endswith("-git") and len(name) > 4:   # `clone --bare` names its folder NAME.git
+            name = name[:-4]
+        data_dir = extract(data_dir, out / "data" / name)
     ds = load(data_dir)
     oracle_out = Path(oracle_out) if oracle_out is not None else out / "oracle_data"
     chosen = tasks or [t for t in TASKS if split == "scored" or t in RANKED]
@@ -70,6 +74,11 @@ def build(data_dir: str | Path, out: str | Path, oracle_out: str | Path | None =
         lines, qrels = generate(ds, task, split, granularity)
         notes.append(write_outputs(lines[0]["scenario"], lines, qrels, out, oracle_out))
     return notes
+
+
+def _is_bare_repository(folder: Path) -> bool:
+    """A bare git repository (`git clone --bare`, a mirror): HEAD, objects/ and refs/ with no work tree."""
+    return (folder / "HEAD").is_file() and (folder / "objects").is_dir() and (folder / "refs").is_dir()
 
 
 __all__ = ["DataError", "GRANULARITIES", "HUNK_TASKS", "RANKED", "TASKS", "build", "generate", "load", "scenario_name"]

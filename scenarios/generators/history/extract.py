@@ -1,12 +1,18 @@
 """Extract a format-2 history folder from a git repository (read-only `git` subprocess calls).
 
-Same shape as the shared data sets: the default branch's commits oldest first
-(first-parent order of `git rev-list --reverse --topo-order`), each with its
-numstat and its patch against the first parent (`-U2`, cut at PATCH_CAP
-characters, empty for merges); branches (local heads other than the default)
-with the commits the default branch lacks; and blame: for each non-merge
-commit, `git blame -w` in the parent of every old-side line range its hunks
-delete or rewrite, counted per origin commit.
+Same shape as the shared data sets: every commit the default branch reaches,
+oldest first in the order of `git rev-list --reverse --topo-order` (the work
+commits of merged pull requests included, as in the shared data: a first-parent
+walk would keep only the merges of a repository that merges its pull requests),
+each with its numstat and its patch against the first parent (`-U2`, of the
+text files alone (`is_text_path`), cut at PATCH_CAP characters, empty for
+merges); branches (local heads other than the default) with the commits the
+default branch lacks; and blame: for each non-merge commit, `git blame -w` in the parent of every old-side line range its
+hunks delete or rewrite in a text file (the first BLAME_MAX_FILES such files),
+counted per origin commit.
+
+A submodule's entry (a gitlink, mode 160000) is listed like a binary file, with
+null line counts and no blame: its "lines" are commit ids of another repository.
 """
 from __future__ import annotations
 
@@ -17,8 +23,25 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 PATCH_CAP = 6000
+# The files whose lines count as text: the suffixes of every patched and snapshot file in the shared data sets
+# (ours to match: a patch or a blame of `.gitignore`, `MANIFEST.in`, `LICENSE`, `.svg` or `uv.lock` is in none of
+# them), and the source files of languages those three Python projects lack (a repository in C or TypeScript
+# keeps its code's lines). scenarios/README.md, "History scenarios".
+TEXT_SUFFIXES = frozenset({
+    ".py", ".pyi", ".md", ".rst", ".txt", ".yml", ".yaml", ".toml", ".ini", ".cfg", ".json", ".css",
+    ".html", ".js", ".sh",                                               # in the shared data
+    ".pyx", ".c", ".h", ".cc", ".cpp", ".hpp", ".rs", ".go", ".java", ".kt", ".ts", ".tsx", ".jsx", ".rb", ".php",
+    ".cs", ".swift", ".scala", ".sql", ".lua", ".pl", ".r", ".jl", ".m", ".mm"})
+BLAME_MAX_FILES = 30   # text files blamed per commit, the first in numstat order (the shared data's cap: attrs'
+                       # "Drop Python 2.7" rewrites 42, and its blame names the first 30)
 _SEP = "\x1e"
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@", re.M)
+
+
+def is_text_path(path: str) -> bool:
+    """A file whose lines are patched and blamed: a suffix of TEXT_SUFFIXES (lower case)."""
+    name = path.rsplit("/", 1)[-1].lower()
+    return "." in name and name[name.rfind("."):] in TEXT_SUFFIXES
 
 
 def _git(repo: Path, *args: str) -> str:
@@ -35,13 +58,29 @@ def _commit(repo: Path, sha: str) -> dict:
     files, patch = [], ""
     if len(parents) <= 1:
         base = parents[0] if parents else "4b825dc642cb6eb9a060e54bf8d69288fbee4904"   # the empty tree
+        links = _gitlinks(_git(repo, "diff", "--no-renames", "--raw", base, sha))
         for line in _git(repo, "diff", "--no-renames", "--numstat", base, sha).splitlines():
             add, dele, path = line.split("\t", 2)
-            files.append({"path": path, "added": None if add == "-" else int(add),
-                          "deleted": None if dele == "-" else int(dele)})
-        patch = _git(repo, "diff", "--no-renames", "-U2", base, sha)[:PATCH_CAP]
+            text = add != "-" and path not in links
+            files.append({"path": path, "added": int(add) if text else None,
+                          "deleted": int(dele) if text else None})
+        texts = [f["path"] for f in files if f["added"] is not None and is_text_path(f["path"])]
+        if texts:   # the text files' diff alone, as the shared data's patches are
+            patch = _git(repo, "diff", "--no-renames", "-U2", base, sha, "--",
+                         *(f":(literal){t}" for t in texts))[:PATCH_CAP]
     return {"sha": h, "parents": parents, "author_time": int(at), "commit_time": int(ct), "subject": subject,
             "body": body.strip(), "files": files, "patch": patch}
+
+
+def _gitlinks(raw: str) -> set[str]:
+    """The paths of `git diff --raw` lines whose old or new mode is a gitlink (a submodule)."""
+    links = set()
+    for line in raw.splitlines():
+        head, _, path = line.partition("\t")
+        modes = head.split(" ")[:2]
+        if any(m.lstrip(":") == "160000" for m in modes):
+            links.add(path)
+    return links
 
 
 def _blame(repo: Path, c: dict) -> dict | None:
@@ -49,9 +88,8 @@ def _blame(repo: Path, c: dict) -> dict | None:
         return None
     parent = c["parents"][0]
     by_file: dict[str, Counter] = defaultdict(Counter)
-    for f in c["files"]:
-        if not f["deleted"]:
-            continue
+    blamed = [f for f in c["files"] if f["deleted"] and is_text_path(f["path"])][:BLAME_MAX_FILES]
+    for f in blamed:
         diff = _git(repo, "diff", "--no-renames", "-U0", parent, c["sha"], "--", f["path"])
         for m in _HUNK.finditer(diff):
             start, n = int(m.group(1)), int(m.group(2) if m.group(2) is not None else 1)
@@ -75,7 +113,7 @@ def extract(repo: str | Path, out: str | Path, default: str | None = None) -> Pa
     """Write `out` (commits, branch_commits, branches, blame, meta) from the git repository `repo`."""
     repo, out = Path(repo), Path(out)
     default = default or _git(repo, "symbolic-ref", "--short", "HEAD").strip()
-    shas = _git(repo, "rev-list", "--first-parent", "--reverse", default).split()
+    shas = _git(repo, "rev-list", "--reverse", "--topo-order", default).split()
     commits = [_commit(repo, s) for s in shas]
     on_default = set(_git(repo, "rev-list", default).split())
     branches, branch_commits = [], {}
