@@ -281,6 +281,7 @@ def test_a_merged_pull_requests_work_commits_are_memories_and_a_submodule_is_no_
     _git(repo, "init", "-q", "-b", "main")
     (repo / "a.py").write_text("one\ntwo\n")
     (repo / ".gitignore").write_text("dist\n")
+    (repo / "café.py").write_text("x\ny\n")   # git quotes such a path unless told not to
     _git(repo, "add", "-A")
     _git(repo, "commit", "-q", "-m", "Add a")
     base = _git_out(repo, "rev-parse", "HEAD")
@@ -289,7 +290,8 @@ def test_a_merged_pull_requests_work_commits_are_memories_and_a_submodule_is_no_
     _git(repo, "checkout", "-q", "-b", "pr")
     (repo / "a.py").write_text("one\nTWO\n")
     (repo / ".gitignore").write_text("build\n")   # not a text file of the shared data's kind: no patch, no blame
-    _git(repo, "add", "a.py", ".gitignore")
+    (repo / "café.py").write_text("x\nY\n")
+    _git(repo, "add", "a.py", ".gitignore", "café.py")
     _git(repo, "commit", "-q", "-m", "Fix the second line")
     fix = _git_out(repo, "rev-parse", "HEAD")
     _git(repo, "checkout", "-q", "main")
@@ -303,9 +305,13 @@ def test_a_merged_pull_requests_work_commits_are_memories_and_a_submodule_is_no_
     assert [c["sha"] for c in ds.commits] == expected
     assert subjects == ["Add a", "Vendor a submodule", "Fix the second line", "Merge pull request #1",
                         "Bump the submodule"]
-    assert ds.blame == {fix: {base: 1}}
-    assert [f["path"] for f in ds.commits[2]["files"]] == [".gitignore", "a.py"]
-    assert "a/a.py" in ds.commits[2]["patch"] and ".gitignore" not in ds.commits[2]["patch"]
+    assert ds.blame == {fix: {base: 2}}
+    assert [f["path"] for f in ds.commits[2]["files"]] == [".gitignore", "a.py", "café.py"]
+    assert "a/a.py" in ds.commits[2]["patch"] and "a/café.py" in ds.commits[2]["patch"]
+    assert ".gitignore" not in ds.commits[2]["patch"]
+    import unittest.mock
+    with unittest.mock.patch.object(extract, "_PATHS_PER_DIFF", 1):   # the patch diffed a file at a time
+        assert gen.load(extract.extract(repo, tmp_path / "data" / "one-by-one")).commits == ds.commits
     assert ds.commits[1]["files"] == [{"path": "vendor/sub", "added": None, "deleted": None}]
     assert ds.commits[4]["files"] == [{"path": "vendor/sub", "added": None, "deleted": None}]
     bare = tmp_path / "demo.git"   # a bare clone (a mirror) is a git repository too, named without .git

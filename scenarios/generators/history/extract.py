@@ -7,9 +7,13 @@ walk would keep only the merges of a repository that merges its pull requests),
 each with its numstat and its patch against the first parent (`-U2`, of the
 text files alone (`is_text_path`), cut at PATCH_CAP characters, empty for
 merges); branches (local heads other than the default) with the commits the
-default branch lacks; and blame: for each non-merge commit, `git blame -w` in the parent of every old-side line range its
-hunks delete or rewrite in a text file (the first BLAME_MAX_FILES such files),
-counted per origin commit.
+default branch lacks; and blame: for each non-merge commit, `git blame -w` in
+the parent of every old-side line range its hunks delete or rewrite in a text
+file (the first BLAME_MAX_FILES such files), counted per origin commit.
+
+Paths are git's own bytes decoded as UTF-8 (`core.quotePath` off), not the
+quoted form git prints by default for other characters, so that a path names
+the same file in every command.
 
 A submodule's entry (a gitlink, mode 160000) is listed like a binary file, with
 null line counts and no blame: its "lines" are commit ids of another repository.
@@ -34,6 +38,7 @@ TEXT_SUFFIXES = frozenset({
     ".cs", ".swift", ".scala", ".sql", ".lua", ".pl", ".r", ".jl", ".m", ".mm"})
 BLAME_MAX_FILES = 30   # text files blamed per commit, the first in numstat order (the shared data's cap: attrs'
                        # "Drop Python 2.7" rewrites 42, and its blame names the first 30)
+_PATHS_PER_DIFF = 64
 _SEP = "\x1e"
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@", re.M)
 
@@ -45,7 +50,8 @@ def is_text_path(path: str) -> bool:
 
 
 def _git(repo: Path, *args: str) -> str:
-    out = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, errors="replace")
+    out = subprocess.run(["git", "-C", str(repo), "-c", "core.quotePath=false", *args], capture_output=True,
+                         text=True, errors="replace")
     if out.returncode != 0:
         raise ValueError(f"{repo}: git {' '.join(args[:2])} failed: {out.stderr.strip()[:200]}")
     return out.stdout
@@ -65,9 +71,14 @@ def _commit(repo: Path, sha: str) -> dict:
             files.append({"path": path, "added": int(add) if text else None,
                           "deleted": int(dele) if text else None})
         texts = [f["path"] for f in files if f["added"] is not None and is_text_path(f["path"])]
-        if texts:   # the text files' diff alone, as the shared data's patches are
-            patch = _git(repo, "diff", "--no-renames", "-U2", base, sha, "--",
-                         *(f":(literal){t}" for t in texts))[:PATCH_CAP]
+        # the text files' diff alone, as the shared data's patches are; a few files at a time, in git's order,
+        # until the cap: a commit of thousands of files neither overflows the argument list nor is diffed whole
+        for start in range(0, len(texts), _PATHS_PER_DIFF):
+            patch += _git(repo, "diff", "--no-renames", "-U2", base, sha, "--",
+                          *(f":(literal){t}" for t in texts[start:start + _PATHS_PER_DIFF]))
+            if len(patch) >= PATCH_CAP:
+                break
+        patch = patch[:PATCH_CAP]
     return {"sha": h, "parents": parents, "author_time": int(at), "commit_time": int(ct), "subject": subject,
             "body": body.strip(), "files": files, "patch": patch}
 
