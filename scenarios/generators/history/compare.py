@@ -1,6 +1,6 @@
 """Does `extract.py` reproduce a format-2 folder? Extract a repository at the folder's tip and compare.
 
-    python3 -m scenarios.generators.history.compare path/to/repo ../shared/data/attrs
+    python3 -m scenarios.generators.history.compare path/to/repo path/to/format-2-folder
 
 Extracts the git repository at the commit that the folder's `meta.json` names as its tip (into a temporary
 folder, removed after) and compares `commits.jsonl` and `blame.jsonl` record by record, keyed by sha: the
