@@ -16,7 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .dataset import DataError
+from .dataset import DataError, _read_jsonl
 from .extract import extract
 
 COMPARED = ("commits.jsonl", "blame.jsonl")
@@ -56,7 +56,7 @@ def compare(repo: str | Path, folder: str | Path, out=sys.stdout) -> bool:
     with tempfile.TemporaryDirectory() as tmp:
         got = extract(repo, Path(tmp) / "data", default=tip)
         for name in COMPARED:
-            ours, theirs = _rows(got / name), _rows(folder / name)
+            ours, theirs = _read_jsonl(got / name), _read_jsonl(folder / name)
             diff = differences(ours, theirs)
             same = same and not diff
             print(f"{name}: {len(ours)} records extracted, {len(theirs)} in {folder}: "
@@ -64,13 +64,6 @@ def compare(repo: str | Path, folder: str | Path, out=sys.stdout) -> bool:
             for line in diff:
                 print(f"  {line}", file=out)
     return same
-
-
-def _rows(path: Path) -> list[dict]:
-    try:
-        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    except (OSError, ValueError) as exc:
-        raise DataError(f"{path}: cannot read ({exc})") from None
 
 
 def main(argv: list[str] | None = None) -> int:
