@@ -69,6 +69,24 @@ def test_layout_rules_derive_package_roots_and_hubs():
     assert layout.hubs(touches) == {"hub"}
 
 
+def test_layout_rules_name_code_and_tests_of_other_languages():
+    # no __init__.py anywhere (a Go, Rust or JavaScript history): every source file that is not tests, docs or
+    # devops is code; the test conventions of those languages are tests
+    go = ["cobra.go", "cobra_test.go", "doc/man_docs.go", "cmd/add.go", "go.mod", "README.md", ".github/ci.yml"]
+    lay = layout.Layout(go)
+    assert lay.roots == [] and [p for p in go if lay.is_code(p)] == ["cobra.go", "cmd/add.go"]
+    assert [p for p in go if layout.is_test(p)] == ["cobra_test.go"]
+    assert lay.category(["cobra_test.go", "README.md"]) == "tests" and lay.category(["go.mod"]) == "project"
+    assert lay.contexts(["cmd/add.go", "cobra_test.go"]) == ["context:api", "context:testing"]
+    js = ["source/index.js", "source/index.test.js", "lib/a.spec.ts", "__tests__/b.js", "spec/c_spec.rb"]
+    assert [layout.is_test(p) for p in js] == [False, True, True, True, True]
+    # a name that merely is `test.<ext>` is not a test by the dotted rule (a CI workflow called test.yml)
+    assert not layout.is_test(".github/workflows/test.yml") and not layout.is_test("test.yml")
+    # a Python history keeps its package rule: a vendored .js outside the packages is not code there
+    py = layout.Layout(["pkg/__init__.py", "pkg/a.py", "assets/bundle.min.js", "setup.py"])
+    assert [py.is_code(p) for p in ("pkg/a.py", "assets/bundle.min.js", "setup.py")] == [True, False, False]
+
+
 def test_grades_are_log_scaled_buckets():
     assert [common.lines_grade(n) for n in (None, 1, 2, 3, 9, 10, 500)] == [1, 1, 1, 2, 2, 3, 3]
 

@@ -26,6 +26,8 @@ import subprocess
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from .layout import OTHER_SOURCE
+
 PATCH_CAP = 6000
 # The files whose lines count as text: the suffixes of every patched and snapshot file in the shared data sets
 # (ours to match: a patch or a blame of `.gitignore`, `MANIFEST.in`, `LICENSE`, `.svg` or `uv.lock` is in none of
@@ -34,8 +36,7 @@ PATCH_CAP = 6000
 TEXT_SUFFIXES = frozenset({
     ".py", ".pyi", ".md", ".rst", ".txt", ".yml", ".yaml", ".toml", ".ini", ".cfg", ".json", ".css",
     ".html", ".js", ".sh",                                               # in the shared data
-    ".pyx", ".c", ".h", ".cc", ".cpp", ".hpp", ".rs", ".go", ".java", ".kt", ".ts", ".tsx", ".jsx", ".rb", ".php",
-    ".cs", ".swift", ".scala", ".sql", ".lua", ".pl", ".r", ".jl", ".m", ".mm"})
+    ".pyx", ".sql", ".r", *OTHER_SOURCE})
 BLAME_MAX_FILES = 30   # text files blamed per commit, the first in numstat order (the shared data's cap: attrs'
                        # "Drop Python 2.7" rewrites 42, and its blame names the first 30)
 _PATHS_PER_DIFF = 64
@@ -64,8 +65,13 @@ def _commit(repo: Path, sha: str) -> dict:
     files, patch = [], ""
     if len(parents) <= 1:
         base = parents[0] if parents else "4b825dc642cb6eb9a060e54bf8d69288fbee4904"   # the empty tree
-        links = _gitlinks(_git(repo, "diff", "--no-renames", "--raw", base, sha))
-        for line in _git(repo, "diff", "--no-renames", "--numstat", base, sha).splitlines():
+        # one diff for both forms: its `--raw` lines (they start with ":") name the gitlinks, then `--numstat`'s
+        raw, numstat = [], []
+        for line in _git(repo, "diff", "--no-renames", "--raw", "--numstat", base, sha).splitlines():
+            if line:
+                (raw if line.startswith(":") else numstat).append(line)
+        links = _gitlinks(raw)
+        for line in numstat:
             add, dele, path = line.split("\t", 2)
             text = add != "-" and path not in links
             files.append({"path": path, "added": int(add) if text else None,
@@ -83,10 +89,10 @@ def _commit(repo: Path, sha: str) -> dict:
             "body": body.strip(), "files": files, "patch": patch}
 
 
-def _gitlinks(raw: str) -> set[str]:
+def _gitlinks(raw: list[str]) -> set[str]:
     """The paths of `git diff --raw` lines whose old or new mode is a gitlink (a submodule)."""
     links = set()
-    for line in raw.splitlines():
+    for line in raw:
         head, _, path = line.partition("\t")
         modes = head.split(" ")[:2]
         if any(m.lstrip(":") == "160000" for m in modes):

@@ -1,12 +1,20 @@
 """What a path is (code, tests, docs, devops) and which files are hubs, by rules over the data alone.
 
-- tests: a path with a folder `tests`, `test`, `testing` or `*_tests`, or a file named
-  `test_*`, `*_test.py` or `conftest.py`;
+- tests: a path with a folder `tests`, `test`, `testing`, `__tests__`, `spec` or `*_tests`, or a file named
+  `test_*`, `conftest.py`, `*_test.<ext>` (Python's and Go's convention), `*.test.<ext>` or `*.spec.<ext>`
+  (JavaScript's);
 - devops: a path whose first component starts with a dot (`.github/`, `.travis.yml`, ...);
 - docs: a path under `docs/` or `doc/`, or a `.md`, `.rst` or `.txt` file;
 - package roots: the outermost folders holding an `__init__.py` among every path
   the history ever names (a folder whose parent also holds one is inside a
-  package), test folders excepted; code: a path under a package root;
+  package), test folders excepted;
+- code: a path under a package root; in a history with no package root (not a Python
+  project), a source file (`OTHER_SOURCE`: Go, Rust, JavaScript, C, ...) that is not tests,
+  docs or devops. Python marks its packages with `__init__.py`, and its files outside them are
+  scripts, build files and assets (`setup.py`, a docs site's vendored `.min.js`); the other
+  languages have no such marker, and their build files are not source files (`Cargo.toml`,
+  `package.json`, `go.mod`), so there every source file is code. A Python project's code in
+  another language (a C or Rust extension outside the packages) is not code by these rules.
 - hubs: files (followed through renames) that more than HUB_SHARE of the
   default branch's non-merge commits touch.
 """
@@ -17,15 +25,20 @@ from collections.abc import Iterable
 from pathlib import PurePosixPath
 
 HUB_SHARE = 0.05
-_TEST_DIRS = {"tests", "test", "testing"}
+_TEST_DIRS = {"tests", "test", "testing", "__tests__", "spec"}
 _DOC_DIRS = {"docs", "doc"}
+# source files of languages without a package marker: code in a history with no Python package
+OTHER_SOURCE = frozenset({".c", ".h", ".cc", ".cpp", ".hpp", ".rs", ".go", ".java", ".kt", ".js", ".mjs", ".cjs",
+                          ".jsx", ".ts", ".tsx", ".rb", ".php", ".cs", ".swift", ".scala", ".lua", ".pl", ".jl",
+                          ".m", ".mm"})
 
 
 def is_test(path: str) -> bool:
     p = PurePosixPath(path)
-    dirs = p.parts[:-1]
+    dirs, parts = p.parts[:-1], p.name.split(".")
     return bool(_TEST_DIRS & set(dirs)) or any(d.endswith("_tests") for d in dirs) or p.name.startswith("test_") or \
-        p.name.endswith("_test.py") or p.name == "conftest.py"
+        p.name == "conftest.py" or (len(parts) > 1 and parts[0].endswith("_test")) or \
+        (len(parts) > 2 and parts[-2] in ("test", "spec"))
 
 
 def is_devops(path: str) -> bool:
@@ -52,7 +65,11 @@ class Layout:
         self.roots = package_roots(paths)
 
     def is_code(self, path: str) -> bool:
-        return any(path.startswith(r) for r in self.roots) and not is_test(path)
+        if is_test(path):
+            return False
+        if self.roots:
+            return any(path.startswith(r) for r in self.roots)
+        return PurePosixPath(path).suffix.lower() in OTHER_SOURCE and not is_doc(path) and not is_devops(path)
 
     def category(self, paths: list[str]) -> str:
         """The query category: code if any path is package code, else tests, docs, project."""
