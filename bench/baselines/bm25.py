@@ -10,7 +10,9 @@ when the query is asked, as a live index would have them.
 `search` scores with numpy over the query terms' postings (the same float
 operations in the same order as `scores`, so the same numbers) and sorts only
 the top of the hits: a query costs C-speed work in its postings, not a Python
-loop over every matching document.
+loop over every matching document. A document's terms are summed in the order
+they first appear in the query: a set's order follows PYTHONHASHSEED, and the
+last bits it changed reordered near-ties between runs.
 """
 from __future__ import annotations
 
@@ -76,7 +78,7 @@ class BM25Index:
             return {}
         avg = max(self.total / n, 1e-9)
         out: dict[str, float] = defaultdict(float)
-        for term in set(tokens(query)):
+        for term in dict.fromkeys(tokens(query)):   # in the query's order (module docstring)
             post = self.postings.get(term)
             if not post:
                 continue
@@ -113,7 +115,7 @@ class BM25Index:
             return None
         avg = max(self.total / n, 1e-9)
         acc = np.zeros(len(self._names))
-        for term in set(tokens(query)):
+        for term in dict.fromkeys(tokens(query)):   # in the query's order (module docstring)
             post = self._ipost.get(term)
             if not post:
                 continue

@@ -133,3 +133,25 @@ def test_baselines_and_table_break_down_by_category(tmp_path):
 def test_one_category_gives_no_breakdown(tmp_path):
     base = scenario_baselines(scenario(tmp_path, write("a", "parser crash"), search("q", "parser", ["a"])))
     assert "by_category" not in base
+
+
+_SCORES_IN_A_PROCESS = """
+import hashlib, sys
+from bench.baselines.bm25 import BM25Index
+idx, words = BM25Index(), [f"w{i}" for i in range(40)]
+for d in range(300):   # documents matching many query terms at varied tf and length: the sum's order shows
+    idx.add(f"d{d}", " ".join(words[(d * 7 + j) % 40] for j in range(1 + d % 23)) + " " + " ".join(words[:d % 5]))
+q = " ".join(words[::3])
+sys.stdout.write(hashlib.sha256(idx._scores_array(q).tobytes()).hexdigest() + " " +
+                 hashlib.sha256(repr(sorted(idx.scores(q).items())).encode()).hexdigest())
+"""
+
+
+def test_bm25_scores_are_the_same_bytes_whatever_the_hash_seed():
+    # the per-document sums run over the query's terms; in a set's order they followed PYTHONHASHSEED, and the
+    # last bits that changed reordered near-ties (a baseline figure of a real history moved by .0003 between runs)
+    import subprocess
+    import sys
+    runs = {subprocess.run([sys.executable, "-c", _SCORES_IN_A_PROCESS], capture_output=True, text=True, check=True,
+                           env={"PYTHONHASHSEED": seed, "PATH": ""}).stdout for seed in ("0", "1", "2", "3")}
+    assert len(runs) == 1
