@@ -40,6 +40,7 @@ TEXT_SUFFIXES = frozenset({
 BLAME_MAX_FILES = 30   # text files blamed per commit, the first in numstat order (the shared data's cap: attrs'
                        # "Drop Python 2.7" rewrites 42, and its blame names the first 30)
 _PATHS_PER_DIFF = 64
+_RANGES_PER_BLAME = 256
 _SEP = "\x1e"
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@", re.M)
 
@@ -108,12 +109,14 @@ def _blame(repo: Path, c: dict) -> dict | None:
     blamed = [f for f in c["files"] if f["deleted"] and is_text_path(f["path"])][:BLAME_MAX_FILES]
     for f in blamed:
         diff = _git(repo, "diff", "--no-renames", "-U0", parent, c["sha"], "--", f["path"])
-        for m in _HUNK.finditer(diff):
+        ranges = []   # each hunk's old side, one `-L` each: one blame of the file (a process per hunk was most
+        for m in _HUNK.finditer(diff):   # of an extraction's time; the lines' origins are the same)
             start, n = int(m.group(1)), int(m.group(2) if m.group(2) is not None else 1)
-            if n == 0:
-                continue
-            porcelain = _git(repo, "blame", "-w", "--porcelain", "-L", f"{start},{start + n - 1}", parent,
-                             "--", f["path"])
+            if n:
+                ranges += ["-L", f"{start},{start + n - 1}"]
+        for start in range(0, len(ranges), 2 * _RANGES_PER_BLAME):   # bounded argument lists
+            porcelain = _git(repo, "blame", "-w", "--porcelain", *ranges[start:start + 2 * _RANGES_PER_BLAME],
+                             parent, "--", f["path"])
             for line in porcelain.splitlines():
                 head = line.split(" ")
                 if len(head) >= 3 and re.fullmatch(r"[0-9a-f]{40}", head[0]) and head[2].isdigit():
