@@ -9,6 +9,14 @@ gen = history_generator()
 common = __import__(gen.__name__ + ".common", fromlist=["x"])
 
 
+def _new_repo(tmp_path):
+    """An empty git repository `demo` on branch main."""
+    repo = tmp_path / "demo"
+    repo.mkdir(parents=True, exist_ok=True)
+    _git(repo, "init", "-q", "-b", "main")
+    return repo
+
+
 def _git(repo, *args):
     import subprocess
     subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
@@ -19,9 +27,8 @@ def _git(repo, *args):
 
 def test_a_git_repository_is_extracted_with_blame(tmp_path, capsys):
     extract = __import__(gen.__name__ + ".extract", fromlist=["x"])
-    repo = tmp_path / "demo"
-    (repo / "pkg").mkdir(parents=True)
-    _git(repo, "init", "-q", "-b", "main")
+    repo = _new_repo(tmp_path)
+    (repo / "pkg").mkdir()
     (repo / "pkg" / "__init__.py").write_text("")
     (repo / "pkg" / "a.py").write_text("one\ntwo\nthree\nfour\n")
     _git(repo, "add", "-A")
@@ -54,9 +61,7 @@ def test_a_merged_pull_requests_work_commits_are_memories_and_a_submodule_is_no_
     only a first-parent walk, which keeps just the merge of a merged pull request); a gitlink is listed like a
     binary file and never blamed (`git blame` of a submodule path fails); only text files are patched and blamed."""
     extract = __import__(gen.__name__ + ".extract", fromlist=["x"])
-    repo = tmp_path / "demo"
-    repo.mkdir()
-    _git(repo, "init", "-q", "-b", "main")
+    repo = _new_repo(tmp_path)
     (repo / "a.py").write_text("one\ntwo\n")
     (repo / ".gitignore").write_text("dist\n")
     (repo / "café.py").write_text("x\ny\n")   # git quotes such a path unless told not to
@@ -104,9 +109,7 @@ def test_a_files_hunks_are_blamed_in_one_call_with_the_same_origins(tmp_path):
     """Each hunk's old side is one `-L` of a single `git blame` per file (at most `_RANGES_PER_BLAME` a call):
     the origins are those of a blame per hunk."""
     extract = __import__(gen.__name__ + ".extract", fromlist=["x"])
-    repo = tmp_path / "demo"
-    repo.mkdir()
-    _git(repo, "init", "-q", "-b", "main")
+    repo = _new_repo(tmp_path)
     (repo / "m.py").write_text("a1\na2\na3\n")
     _git(repo, "add", "-A")
     _git(repo, "commit", "-q", "-m", "Write a")
@@ -131,9 +134,7 @@ def test_compare_says_whether_an_extraction_reproduces_a_folder(tmp_path, capsys
     import shutil
     extract = __import__(gen.__name__ + ".extract", fromlist=["x"])
     compare = __import__(gen.__name__ + ".compare", fromlist=["x"])
-    repo = tmp_path / "demo"
-    repo.mkdir()
-    _git(repo, "init", "-q", "-b", "main")
+    repo = _new_repo(tmp_path)
     for i, text in enumerate(("a\nb\nc\n", "a\nB\nc\n", "A\nB\nc\n")):
         (repo / "m.py").write_text(text)
         _git(repo, "add", "-A")
