@@ -62,10 +62,10 @@ def build(data_dir: str | Path, out: str | Path, oracle_out: str | Path | None =
     if bare or (Path(data_dir) / ".git").exists():   # a git repository: extract its format-2 folder first
         from .dataset import dataset_name
         from .extract import extract
-        name = dataset_name(Path(data_dir))
-        if bare and name.endswith("-git") and len(name) > 4:   # `clone --bare` names its folder NAME.git
-            name = name[:-4]
-        data_dir = extract(data_dir, out / "data" / name)
+        folder = Path(data_dir).resolve()
+        if bare and folder.name.lower().endswith(".git") and len(folder.name) > 4:   # `clone --bare` makes NAME.git
+            folder = folder.with_name(folder.name[:-4])
+        data_dir = extract(data_dir, out / "data" / dataset_name(folder))
     ds = load(data_dir)
     oracle_out = Path(oracle_out) if oracle_out is not None else out / "oracle_data"
     chosen = tasks or [t for t in TASKS if split == "scored" or t in RANKED]

@@ -16,7 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .dataset import DataError, _read_jsonl
+from .dataset import DataError, read_jsonl
 from .extract import extract
 
 COMPARED = ("commits.jsonl", "blame.jsonl")
@@ -56,7 +56,7 @@ def compare(repo: str | Path, folder: str | Path, out=sys.stdout) -> bool:
     with tempfile.TemporaryDirectory() as tmp:
         got = extract(repo, Path(tmp) / "data", default=tip)
         for name in COMPARED:
-            ours, theirs = _read_jsonl(got / name), _read_jsonl(folder / name)
+            ours, theirs = read_jsonl(got / name), read_jsonl(folder / name)
             diff = differences(ours, theirs)
             same = same and not diff
             print(f"{name}: {len(ours)} records extracted, {len(theirs)} in {folder}: "

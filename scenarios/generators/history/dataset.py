@@ -46,7 +46,8 @@ def is_merge(c: dict) -> bool:
     return len(c.get("parents") or []) > 1
 
 
-def _read_jsonl(path: Path) -> list[dict]:
+def read_jsonl(path: Path) -> list[dict]:
+    """The JSON objects of a format-2 file, one a line (blank lines skipped); DataError naming file and line."""
     if not path.exists():
         raise DataError(f"{path}: missing (a format-2 history folder needs it)")
     out = []
@@ -87,14 +88,14 @@ def load(folder: str | Path) -> Dataset:
         raise DataError(f"{meta_path}: cannot read ({exc})") from None
     if meta.get("format") != 2:
         raise DataError(f"{meta_path}: format must be 2, got {str(meta.get('format'))[:20]!r}")
-    commits = _read_jsonl(folder / "commits.jsonl")
+    commits = read_jsonl(folder / "commits.jsonl")
     for n, c in enumerate(commits, start=1):
         _check_commit(folder / "commits.jsonl", n, c)
-    branch_commits = _read_jsonl(folder / "branch_commits.jsonl")
+    branch_commits = read_jsonl(folder / "branch_commits.jsonl")
     for n, c in enumerate(branch_commits, start=1):
         _check_commit(folder / "branch_commits.jsonl", n, c)
-    blame = {b["sha"]: {k: int(v) for k, v in b["origins"].items()} for b in _read_jsonl(folder / "blame.jsonl")}
+    blame = {b["sha"]: {k: int(v) for k, v in b["origins"].items()} for b in read_jsonl(folder / "blame.jsonl")}
     return Dataset(name=dataset_name(folder), source=str(meta.get("source", "")),
                    default_branch=str(meta.get("default_branch", "main")), commits=commits,
                    branch_commits={c["sha"]: c for c in branch_commits},
-                   branches=_read_jsonl(folder / "branches.jsonl"), blame=blame, extra=meta)
+                   branches=read_jsonl(folder / "branches.jsonl"), blame=blame, extra=meta)

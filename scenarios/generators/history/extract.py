@@ -24,7 +24,7 @@ import json
 import re
 import subprocess
 from collections import Counter, defaultdict
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from .layout import OTHER_SOURCE
 
@@ -47,8 +47,7 @@ _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@", re.M)
 
 def is_text_path(path: str) -> bool:
     """A file whose lines are patched and blamed: a suffix of TEXT_SUFFIXES (lower case)."""
-    name = path.rsplit("/", 1)[-1].lower()
-    return "." in name and name[name.rfind("."):] in TEXT_SUFFIXES
+    return PurePosixPath(path).suffix.lower() in TEXT_SUFFIXES
 
 
 def _git(repo: Path, *args: str) -> str:
