@@ -1,19 +1,27 @@
 """A nondeterministic server's gate: its adapter's measured tolerance passes run-to-run noise, not a broken adapter.
 
-The committed basic-memory baseline is gated against copies of itself: one with noise of the size the
-tolerance was chosen for (a check and one query flipped), one as a broken adapter leaves it (every
-search answer read from the wrong field: nothing retrieved). No server is started.
+The committed baseline of each server whose adapter declares a [gate] is gated against copies of itself:
+one with noise of the size the tolerance was chosen for (a check and one query flipped), one as a broken
+adapter leaves it (every search answer read from the wrong field: nothing retrieved). No server is started.
 """
 import copy
 import json
 from pathlib import Path
 
-from bench.backends.mcp.adapter import load_adapter
+import pytest
+
+from bench.backends.mcp.adapter import adapter_names, load_adapter
 from bench.backends.mcp.gate_policy import adapter_gate
 from bench.cli.main import main
+from tests.bench.gate.report_edits import emptied, one_query_missed
 
 BASELINE = Path(__file__).parents[3] / "reports" / "baseline" / "mcp-basic-memory" / "report.json"
-RANKING = ("mrr@10", "ndcg@10", "precision@10", "recall@10", "mrr@5", "precision@5", "recall@5")
+# every built-in adapter with a [gate] table (a measured tolerance): each must have a committed baseline
+GATED = tuple(n for n in adapter_names() if load_adapter(n).gate is not None)
+
+
+def _baseline(adapter: str) -> Path:
+    return BASELINE.parents[1] / f"mcp-{adapter}" / "report.json"
 
 
 def _save(report: dict, folder: Path) -> Path:
@@ -25,25 +33,15 @@ def _save(report: dict, folder: Path) -> Path:
 def _noisy(report: dict, drop: float) -> dict:
     """Unchanged code, another run: one query of the largest scenario misses its note, a check rate dips."""
     out = copy.deepcopy(report)
-    name, scenario = max(out["scenarios"].items(), key=lambda kv: len(kv[1]["per_query"]))
-    answered = next(q for q in scenario["per_query"] if q.get("ndcg@10"))
-    for m in RANKING:
-        if m in answered:
-            answered[m] = 0.0
+    one_query_missed(out)
     checked = next(s for s in out["scenarios"].values() if s["checks"]["rate"] > drop)
     checked["checks"]["rate"] -= drop
     return out
 
 
-def _broken(report: dict) -> dict:
-    """The search hits mapped to a field that holds no ids: every ranked query retrieves nothing."""
-    out = copy.deepcopy(report)
-    for scenario in out["scenarios"].values():
-        for q in scenario["per_query"]:
-            for m in RANKING:
-                if m in q:
-                    q[m] = 0.0
-    return out
+def test_every_adapter_with_a_gate_table_has_a_committed_baseline():
+    assert "basic-memory" in GATED and "basic-memory-semantic" in GATED
+    assert [a for a in GATED if not _baseline(a).is_file()] == []
 
 
 def test_only_adapters_with_a_gate_table_have_a_policy():
@@ -54,20 +52,24 @@ def test_only_adapters_with_a_gate_table_have_a_policy():
     assert adapter_gate("reference-mcp") is None and adapter_gate("mcp:not-an-adapter") is None
 
 
-def test_noise_within_the_tolerance_passes_and_the_default_gate_would_cry_wolf(tmp_path, capsys):
-    baseline = json.loads(BASELINE.read_text())
-    assert baseline["backend"] == "mcp:basic-memory"
-    tolerance = adapter_gate("mcp:basic-memory").min_effect
+@pytest.mark.parametrize("adapter", GATED)
+def test_noise_within_the_tolerance_passes_and_the_default_gate_would_cry_wolf(tmp_path, capsys, adapter):
+    path = _baseline(adapter)
+    baseline = json.loads(path.read_text())
+    assert baseline["backend"] == f"mcp:{adapter}"
+    tolerance = adapter_gate(f"mcp:{adapter}").min_effect
     noisy = _save(_noisy(baseline, drop=tolerance * 0.8), tmp_path / "noisy")
-    assert main(["gate", str(noisy), "--baseline", str(BASELINE.parent)]) == 0
-    assert "basic-memory.toml [gate]" in capsys.readouterr().out
+    assert main(["gate", str(noisy), "--baseline", str(path.parent)]) == 0
+    assert f"{adapter}.toml [gate]" in capsys.readouterr().out
     # the same report under the deterministic default (0.01) fails: the tolerance is what lets it pass
-    assert main(["gate", str(noisy), "--baseline", str(BASELINE.parent), "--min-effect", "0.01"]) == 1
+    assert main(["gate", str(noisy), "--baseline", str(path.parent), "--min-effect", "0.01"]) == 1
 
 
-def test_a_broken_adapter_fails_the_gate(tmp_path, capsys):
-    broken = _save(_broken(json.loads(BASELINE.read_text())), tmp_path / "broken")
-    assert main(["gate", str(broken), "--baseline", str(BASELINE.parent)]) == 1
+@pytest.mark.parametrize("adapter", GATED)
+def test_a_broken_adapter_fails_the_gate(tmp_path, capsys, adapter):
+    path = _baseline(adapter)
+    broken = _save(emptied(json.loads(path.read_text())), tmp_path / "broken")
+    assert main(["gate", str(broken), "--baseline", str(path.parent)]) == 1
     out = capsys.readouterr().out
     assert "gate: FAIL" in out and "ndcg@10" in out
 
