@@ -40,9 +40,13 @@ class Spread:
     runs: list[str]
     values: dict[tuple[str, str], list[float | None]]      # (scenario, figure) -> each run's value
     needs: dict[tuple[int, int], tuple[float, str]]        # (baseline run, report run) -> (need, what sets it)
-    need: float            # the largest need of any pair: the smallest min effect at which every pair passes
-    suggested: float
+    suggested: float = 0.0
     checked: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def need(self) -> float:
+        """The largest need of any pair: the smallest min effect at which every pair passes."""
+        return max((n for n, _ in self.needs.values()), default=0.0)
 
     def swing(self, key: tuple[str, str]) -> float:
         """max - min over the runs that have the figure (0.0 when fewer than two do)."""
@@ -135,8 +139,8 @@ def measure(paths: list[Path], alpha: float = 0.05, step: float = 0.005) -> Spre
                 values.setdefault((name, metric), [None] * len(reports))[i] = v
     pairs = list(itertools.permutations(range(len(reports)), 2))
     needs = {(a, b): _need(reports[a], reports[b], alpha) for a, b in pairs}
-    need = max(n for n, _ in needs.values())
-    spread = Spread([str(p) for p in paths], values, needs, need, 0.0)
+    spread = Spread([str(p) for p in paths], values, needs)
+    need = spread.need
     spread.suggested = _up(max(need, spread.largest_swing()[0]), step)
     failing = _fails(reports, pairs, spread.suggested, alpha)
     spread.checked[f"every pair at {spread.suggested:g}"] = "pass" if not failing else f"FAIL: {', '.join(failing)}"

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 
 RANKING = ("mrr@10", "ndcg@10", "precision@10", "recall@10", "mrr@5", "precision@5", "recall@5")
 
@@ -25,3 +27,10 @@ def one_query_missed(report: dict) -> str:
         if m in answered:
             answered[m] = 0.0
     return name
+
+
+def saved(report: dict, folder: Path) -> Path:
+    """`report` written as `folder`/report.json (the folder made); the folder, as a run's report folder."""
+    folder.mkdir(parents=True)
+    (folder / "report.json").write_text(json.dumps(report))
+    return folder

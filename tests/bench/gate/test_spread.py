@@ -9,16 +9,13 @@ from pathlib import Path
 import pytest
 
 from bench.gate.spread import main, measure
-from tests.bench.gate.report_edits import RANKING, emptied, one_query_missed
+from tests.bench.gate.report_edits import RANKING, emptied, one_query_missed, saved
 
 BASELINE = Path(__file__).parents[3] / "reports" / "baseline" / "mcp-basic-memory" / "report.json"
 
 
 def _run(tmp_path: Path, name: str, report: dict) -> Path:
-    folder = tmp_path / name
-    folder.mkdir()
-    (folder / "report.json").write_text(json.dumps(report))
-    return folder
+    return saved(report, tmp_path / name)
 
 
 def _checked(report: dict) -> tuple[str, dict]:

@@ -13,7 +13,7 @@ import pytest
 from bench.backends.mcp.adapter import adapter_names, load_adapter
 from bench.backends.mcp.gate_policy import adapter_gate
 from bench.cli.main import main
-from tests.bench.gate.report_edits import emptied, one_query_missed
+from tests.bench.gate.report_edits import emptied, one_query_missed, saved
 
 BASELINE = Path(__file__).parents[3] / "reports" / "baseline" / "mcp-basic-memory" / "report.json"
 # every built-in adapter with a [gate] table (a measured tolerance): each must have a committed baseline
@@ -22,12 +22,6 @@ GATED = tuple(n for n in adapter_names() if load_adapter(n).gate is not None)
 
 def _baseline(adapter: str) -> Path:
     return BASELINE.parents[1] / f"mcp-{adapter}" / "report.json"
-
-
-def _save(report: dict, folder: Path) -> Path:
-    folder.mkdir(parents=True)
-    (folder / "report.json").write_text(json.dumps(report))
-    return folder
 
 
 def _noisy(report: dict, drop: float) -> dict:
@@ -58,7 +52,7 @@ def test_noise_within_the_tolerance_passes_and_the_default_gate_would_cry_wolf(t
     baseline = json.loads(path.read_text())
     assert baseline["backend"] == f"mcp:{adapter}"
     tolerance = adapter_gate(f"mcp:{adapter}").min_effect
-    noisy = _save(_noisy(baseline, drop=tolerance * 0.8), tmp_path / "noisy")
+    noisy = saved(_noisy(baseline, drop=tolerance * 0.8), tmp_path / "noisy")
     assert main(["gate", str(noisy), "--baseline", str(path.parent)]) == 0
     assert f"{adapter}.toml [gate]" in capsys.readouterr().out
     # the same report under the deterministic default (0.01) fails: the tolerance is what lets it pass
@@ -68,7 +62,7 @@ def test_noise_within_the_tolerance_passes_and_the_default_gate_would_cry_wolf(t
 @pytest.mark.parametrize("adapter", GATED)
 def test_a_broken_adapter_fails_the_gate(tmp_path, capsys, adapter):
     path = _baseline(adapter)
-    broken = _save(emptied(json.loads(path.read_text())), tmp_path / "broken")
+    broken = saved(emptied(json.loads(path.read_text())), tmp_path / "broken")
     assert main(["gate", str(broken), "--baseline", str(path.parent)]) == 1
     out = capsys.readouterr().out
     assert "gate: FAIL" in out and "ndcg@10" in out
@@ -84,12 +78,12 @@ def test_latency_is_not_gated_when_the_adapter_says_so(tmp_path, capsys, monkeyp
     baseline = json.loads(BASELINE.read_text())
     # one machine and one job (a same-job recipe): latency would be gated by default
     baseline["environment"] = {**baseline["environment"], "job": "same-job"}
-    base = _save(baseline, tmp_path / "base")
+    base = saved(baseline, tmp_path / "base")
     report = copy.deepcopy(baseline)
     for scenario in report["scenarios"].values():
         scenario["latency_samples_ms"] = {k: [v * 10 for v in vs] if isinstance(vs, list) else vs
                                           for k, vs in scenario.get("latency_samples_ms", {}).items()}
-    slow = _save(report, tmp_path / "slow")
+    slow = saved(report, tmp_path / "slow")
     assert main(["gate", str(slow), "--baseline", str(base)]) == 0
     assert "latency off" in capsys.readouterr().out
     # a threshold named on the command line is still honoured: the tenfold slowdown is caught
