@@ -18,6 +18,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--backends", required=True, help="comma-separated backend specs, e.g. reference,reference:memory-lane")
     p.add_argument("--reference", default=None, help="the backend the others are tested against (default: the first)")
     p.add_argument("--suite", default="default", help="suite from scenarios/suites.json (default: default)")
+    p.add_argument("--skip", action="append", default=[], metavar="NAME",
+                   help="leave this scenario out (repeatable; it must be one of those to run)")
     p.add_argument("--out", type=Path, default=None, help="output folder (default: reports/latest/compare)")
     p.add_argument("--repeat", type=int, default=1, metavar="N",
                    help="repetitions per backend, interleaved; latency figures are medians (default: 1)")
@@ -55,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         specs.insert(0, reference)
     if not 0 < args.alpha < 1:
         raise ValueError(f"--alpha must be between 0 and 1, got {args.alpha}")
-    scenarios = cut_all(resolve(args.scenarios, args.suite), args.queries)
+    scenarios = cut_all(resolve(args.scenarios, args.suite, args.skip), args.queries)
     if not scenarios:
         print("codemem-bench compare: nothing to run")
         return 3
@@ -100,6 +102,7 @@ def _command(args: argparse.Namespace, specs: list[str]) -> str:
     parts = ["codemem-bench compare", *args.scenarios, f"--backends {','.join(specs)}"]
     if not args.scenarios:
         parts.append(f"--suite {args.suite}")
+    parts.extend(f"--skip {name}" for name in args.skip)
     for flag, value, default in (("--queries", args.queries, None), ("--agents", args.agents, 0),
                                  ("--repeat", args.repeat, 1), ("--workers", args.workers, None)):
         if value != default:

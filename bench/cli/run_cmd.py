@@ -13,6 +13,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("scenarios", nargs="*", help="scenario names or .jsonl paths (default: the suite)")
     p.add_argument("--backend", default="reference", help="backend spec name[:option] (default: reference)")
     p.add_argument("--suite", default="default", help="suite from scenarios/suites.json (default: default)")
+    p.add_argument("--skip", action="append", default=[], metavar="NAME",
+                   help="leave this scenario out (repeatable; it must be one of those to run)")
     p.add_argument("--out", type=Path, default=None,
                    help="report folder (default: a new reports/runs/<time>-<backend>/, linked as reports/latest/<backend>)")
     p.add_argument("--keep-data", action="store_true", help="keep each scenario's store under OUT/data")
@@ -46,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from bench.scenario.cut import cut_all
     from bench.scenario.suites import resolve
     from bench.seed_defaults import planned, run_seed_defaults
-    scenarios = cut_all(resolve(args.scenarios, args.suite), args.queries)
+    scenarios = cut_all(resolve(args.scenarios, args.suite, args.skip), args.queries)
     if not scenarios:
         print("codemem-bench run: nothing to run")
         return 3

@@ -53,6 +53,16 @@ def test_unknown_backend_and_scenario_exit_2(tmp_path, capsys):
     assert main(["run", "no-such-scenario", "--out", str(tmp_path)]) == 2
 
 
+def test_run_skip_leaves_a_scenario_out_and_refuses_one_not_to_be_run(tmp_path, capsys):
+    assert main(["run", "smoke", "patterns", "--skip", "patterns", "--out", str(tmp_path / "a"), "--quiet",
+                 "--no-seed-defaults"]) == 0
+    assert list(json.loads((tmp_path / "a" / "report.json").read_text())["scenarios"]) == ["smoke"]
+    capsys.readouterr()
+    assert main(["run", "--suite", "small", "--skip", "sqlite-utils-blam", "--out", str(tmp_path / "b")]) == 2
+    assert "--skip sqlite-utils-blam: not among the scenarios to run" in capsys.readouterr().err
+    assert not (tmp_path / "b").exists()
+
+
 def test_reference_mcp_lists_the_capabilities_of_its_adapter(capsys):
     """`reference-mcp` is `mcp:reference` under its own name: both rows show the same capabilities."""
     from bench.backends.mcp.adapter import load_adapter

@@ -211,3 +211,18 @@ class _Wrapped:
 
     def __getattr__(self, name):
         return getattr(self._fh, name)
+
+
+def test_skip_leaves_named_scenarios_out_of_the_suite_before_loading(tmp_path):
+    small = suites()["small"]
+    kept = [s.name for s in resolve([], "small", skip=["sqlite-utils-blame", "patterns"])]
+    assert kept == [n for n in small if n not in ("sqlite-utils-blame", "patterns")]
+    path = write(tmp_path, HEADER, {"tool": "memory_write_structured", "args": {"text": "x"}})
+    assert [s.name for s in resolve(["smoke", str(path)], skip=["t"])] == ["smoke"]   # a path by its file name
+
+
+def test_skip_of_a_scenario_not_to_be_run_is_an_error_naming_it():
+    with pytest.raises(ScenarioError, match=r"--skip sqlite-utils-blam: not among the scenarios to run \(smoke"):
+        resolve([], "small", skip=["sqlite-utils-blam"])
+    with pytest.raises(ScenarioError, match="--skip knowledge: not among"):
+        resolve(["smoke"], skip=["knowledge"])
