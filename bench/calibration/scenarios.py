@@ -57,13 +57,15 @@ def load(path: Path, oracle_root: Path | None = None):
 def writes_and_queries(scenario, write: str, query: str,
                        write_moves_clock: bool = False) -> Iterator[tuple[str, Any, float]]:
     """("write", step, now) for each aliased `write` step and ("query", step, now) for each judged `query`
-    step, in order; `now` is the scenario clock (its start time, then each `set_clock`). With
+    step, in order; `now` is the scenario clock (its start time, moved by each `set_clock` and `advance_clock`). With
     `write_moves_clock`, a write's own `time` argument moves the clock forward (a commit memory is written at its
     commit's time, and the writes after it no earlier)."""
     now = float(scenario.header.start_time or 0.0)
     for step in scenario.steps:
         if step.name == "set_clock":
             now = float(step.raw_args["time"])
+        elif step.name == "advance_clock":   # the synthetic notes' clock (the history scenarios set theirs)
+            now += float(step.raw_args["seconds"])
         if step.name == query and step.expect is not None and step.expect.relevant is not None:
             yield "query", step, now
         elif step.name == write and step.alias:

@@ -15,8 +15,15 @@ means the UTC day of the write. Noise texts carry things that are not
 entities (decimals, URLs, "e.g.", "and/or", "50/50"). How updates,
 extensions and derivations are worded comes from scenarios/spec/knowledge.toml.
 
-Outputs: scenarios/knowledge.jsonl, oracle_data/knowledge/truth.json.
-Deterministic (seeded `random.Random`); rerun and the outputs must not change.
+Two worlds: `knowledge_world.py` gives the scored `knowledge` scenario,
+`knowledge_world_calibration.py` (another product, its own vocabulary and
+wordings) the `knowledge-calibration` scenario, in no suite: notes for fitting
+a constant without fitting it on the scored one (scenarios/README.md,
+"Calibration split").
+
+Outputs: scenarios/knowledge.jsonl, oracle_data/knowledge/truth.json, and the
+same for knowledge-calibration. Deterministic (seeded `random.Random`); rerun
+and the outputs must not change.
 
     python scenarios/generators/knowledge.py
 """
@@ -31,15 +38,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "knowledge"
-SEED = 20260125
 START = 1756717200  # 2025-09-01T09:00:00Z
 DAY = 86400
 
 # the vocabulary lives next to this script (run as a script or loaded by path, so no package import)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from knowledge_world import (  # noqa: E402
-    BOOLEAN_FACTS, CHATS, DECISIONS, FACT_TEMPLATES, LEARNINGS, MODULES, NOISE, PARAPHRASES, RELATIVE, TEST_NOTES,
-    WORLD)
+import knowledge_world  # noqa: E402
+import knowledge_world_calibration  # noqa: E402
+
+WORLDS = {w.SCENARIO: w for w in (knowledge_world, knowledge_world_calibration)}
 
 SPEC = tomllib.loads((ROOT / "scenarios" / "spec" / "knowledge.toml").read_text())
 
@@ -55,11 +62,12 @@ def path_of(feat: str, name: str) -> str:
 class Builder:
     """Accumulates steps and the planted truth while the logical clock moves."""
 
-    def __init__(self) -> None:
-        self.rng = random.Random(SEED)
+    def __init__(self, world) -> None:
+        self.w = world
+        self.rng = random.Random(world.SEED)
         self.clock = float(START)
         self.steps: list[dict] = [{"directive": "session", "session_id": "notes", "run_id": "knowledge",
-                                   "scope": "repo:shop"}]
+                                   "scope": world.SCOPE}]
         self.entities: dict[str, list[str]] = {}
         self.dates: dict[str, float] = {}     # alias -> effective date (document date, else recorded)
         self.relations: list[dict] = []
@@ -93,9 +101,12 @@ def fact_text(template: str, feat: str, attr: str, path: str, sym: str, v: int, 
     return template.format(Feat=feat.capitalize(), feat=feat, attr=attr, path=path, sym=sym, v=v, unit=unit)
 
 
-def generate() -> tuple[list[dict], dict]:
-    b = Builder()
-    rng = b.rng
+def generate(world=knowledge_world) -> tuple[list[dict], dict]:
+    """The scenario's lines (header first) and its truth, from one world's vocabulary (default: the scored one)."""
+    b = Builder(world)
+    rng, w = b.rng, world
+    WORLD, BOOLEAN_FACTS, FACT_TEMPLATES, TEST_NOTES = w.WORLD, w.BOOLEAN_FACTS, w.FACT_TEMPLATES, w.TEST_NOTES
+    DECISIONS, MODULES, NOISE, CHATS, LEARNINGS, RELATIVE = w.DECISIONS, w.MODULES, w.NOISE, w.CHATS, w.LEARNINGS, w.RELATIVE
     facts: list[dict] = []
     # Phase 1: facts, bugs, decisions, modules, noise, interleaved in a shuffled order.
     jobs: list[tuple] = []
@@ -224,9 +235,9 @@ def generate() -> tuple[list[dict], dict]:
         if r["type"] != "none":
             b.steps.append({"tool": "oracle_relationships", "args": {"documentId": f"${r['source']}", "type": r["type"]},
                             "expect": {"contains": [r["target"]]}})
-    b.steps.append({"directive": "score_knowledge", "truth": "../oracle_data/knowledge/truth.json"})
+    b.steps.append({"directive": "score_knowledge", "truth": f"../oracle_data/{w.SCENARIO}/truth.json"})
     truth = {"format": 1, "entities": b.entities, "relationships": b.relations, "searches": b.searches}
-    return [header(), *b.steps], truth
+    return [header(w), *b.steps], truth
 
 
 def update_text(f: dict, style: dict | None) -> tuple[str, list[str]]:
@@ -244,8 +255,8 @@ def update_text(f: dict, style: dict | None) -> tuple[str, list[str]]:
 
 
 def add_fact_query(b: Builder, f: dict, qid: str, ranker: bool = False, paraphrase: bool = False) -> None:
-    if paraphrase and f["attr"] in PARAPHRASES:
-        q = PARAPHRASES[f["attr"]]
+    if paraphrase and f["attr"] in b.w.PARAPHRASES:
+        q = b.w.PARAPHRASES[f["attr"]]
     elif f["bool"]:
         q = f"does {f['feat']} {' '.join(f['attr'].split()[:3])}"
     else:
@@ -287,7 +298,7 @@ def add_timeline_checks(b: Builder) -> None:
 
 
 def add_entity_checks(b: Builder, facts: list[dict]) -> None:
-    feats = sorted(f"feature:{f}" for f in WORLD)
+    feats = sorted(f"feature:{f}" for f in b.w.WORLD)
     b.steps.append({"tool": "oracle_entities", "args": {"type": "feature"}, "expect": {"contains": feats,
                                                                                       "count": len(feats)}})
     for alias in ["dec_0", "mod_0", "n_4", "l_0", facts[0]["alias"]]:
@@ -295,12 +306,16 @@ def add_entity_checks(b: Builder, facts: list[dict]) -> None:
                         "expect": {"contains": b.entities[alias]}})
 
 
-def header() -> dict:
-    return {"scenario": NAME, "format": 1,
-            "description": "Seed 001 knowledge layer: generated engineering notes with planted entities, "
-                           "updates/extends/derives/relates_to pairs, searches and timeline windows.",
+def header(w=knowledge_world) -> dict:
+    calibration = w.SCENARIO != NAME
+    what = ("Calibration instance of `knowledge` (another product's notes, in no suite): "
+            if calibration else "")
+    return {"scenario": w.SCENARIO, "format": 1,
+            "description": what + "Seed 001 knowledge layer: generated engineering notes with planted entities, "
+                                  "updates/extends/derives/relates_to pairs, searches and timeline windows.",
             "start_time": START, "oracle": None,
-            "source": "generated by scenarios/generators/knowledge.py; truth in oracle_data/knowledge/truth.json",
+            "source": f"generated by scenarios/generators/knowledge.py{f' ({w.__name__}.py)' if calibration else ''}; "
+                      f"truth in oracle_data/{w.SCENARIO}/truth.json",
             "latency_budget_ms": 50,
             "targets": [target("entity_f1", 0.8, "entity extraction accuracy > 80%"),
                         target("relationship_accuracy", 0.7, "relationship detection > 70%"),
@@ -312,15 +327,16 @@ def target(metric: str, value: float, what: str) -> dict:
 
 
 def main() -> int:
-    lines, truth = generate()
-    out = ROOT / "scenarios" / f"{NAME}.jsonl"
-    out.write_text("".join(json.dumps(x, sort_keys=True) + "\n" for x in lines))
-    tdir = ROOT / "oracle_data" / NAME
-    tdir.mkdir(parents=True, exist_ok=True)
-    (tdir / "truth.json").write_text(json.dumps(truth, indent=1, sort_keys=True) + "\n")
-    n_mem = len(truth["entities"])
-    print(f"{out.relative_to(ROOT)}: {len(lines) - 1} steps, {n_mem} memories, {len(truth['searches'])} oracle "
-          f"searches, {len(truth['relationships'])} planted pairs", file=sys.stderr)
+    for name, world in WORLDS.items():
+        lines, truth = generate(world)
+        out = ROOT / "scenarios" / f"{name}.jsonl"
+        out.write_text("".join(json.dumps(x, sort_keys=True) + "\n" for x in lines))
+        tdir = ROOT / "oracle_data" / name
+        tdir.mkdir(parents=True, exist_ok=True)
+        (tdir / "truth.json").write_text(json.dumps(truth, indent=1, sort_keys=True) + "\n")
+        n_mem = len(truth["entities"])
+        print(f"{out.relative_to(ROOT)}: {len(lines) - 1} steps, {n_mem} memories, {len(truth['searches'])} oracle "
+              f"searches, {len(truth['relationships'])} planted pairs", file=sys.stderr)
     return 0
 
 

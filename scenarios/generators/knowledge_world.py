@@ -3,6 +3,10 @@
 Read by `knowledge.py`; every planted entity is derived from these slots there.
 """
 
+SCENARIO = "knowledge"
+SCOPE = "repo:shop"
+SEED = 20260125
+
 # feature -> (facts: (attr, file, symbol, value, new value, unit)), (bugs: (bug, cause, file, symbol))
 WORLD = {
     "auth": ([("session token lifetime", "session.ts", "authClient.refresh", 15, 60, "minutes"),

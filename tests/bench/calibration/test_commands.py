@@ -14,6 +14,7 @@ import pytest
     ("bench.calibration.enrichment", ("--data",)),
     ("bench.calibration.lane", ("--project",)),
     ("bench.calibration.transfer", ("--data",)),
+    ("bench.calibration.notes", ("--data",)),
 ])
 def test_each_stage_names_its_command_and_options(module, options, capsys):
     with pytest.raises(SystemExit) as done:

@@ -3,6 +3,8 @@ import importlib.util
 import json
 from pathlib import Path
 
+import pytest
+
 from bench.run import run_suite
 from bench.scenario.loader import load_scenario
 
@@ -82,12 +84,28 @@ def test_backend_without_knowledge_reports_the_steps_unsupported(tmp_path):
     assert [q["unsupported"] for q in s["per_query"]] == [True, False]
 
 
-def test_committed_knowledge_scenario_matches_its_generator():
+@pytest.mark.parametrize("name", ["knowledge", "knowledge-calibration"])
+def test_committed_knowledge_scenario_matches_its_generator(name):
     spec = importlib.util.spec_from_file_location("gen_knowledge", ROOT / "scenarios/generators/knowledge.py")
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
-    lines, truth = gen.generate()
-    committed = (ROOT / "scenarios/knowledge.jsonl").read_text()
+    lines, truth = gen.generate(gen.WORLDS[name])
+    committed = (ROOT / f"scenarios/{name}.jsonl").read_text()
     assert committed == "".join(json.dumps(x, sort_keys=True) + "\n" for x in lines)
-    assert json.loads((ROOT / "oracle_data/knowledge/truth.json").read_text()) == truth
-    load_scenario(ROOT / "scenarios/knowledge.jsonl", ROOT / "oracle_data")  # validates every step
+    assert json.loads((ROOT / f"oracle_data/{name}/truth.json").read_text()) == truth
+    load_scenario(ROOT / f"scenarios/{name}.jsonl", ROOT / "oracle_data")  # validates every step
+
+
+def test_the_calibration_world_shares_no_feature_file_or_fact_with_the_scored_one():
+    spec = importlib.util.spec_from_file_location("gen_knowledge", ROOT / "scenarios/generators/knowledge.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    scored, calib = gen.WORLDS["knowledge"], gen.WORLDS["knowledge-calibration"]
+
+    def vocabulary(w):
+        facts = [row for fact_rows, _ in w.WORLD.values() for row in fact_rows]
+        bugs = [row for _, bug_rows in w.WORLD.values() for row in bug_rows]
+        return (set(w.WORLD), {r[1] for r in facts} | {b[2] for b in bugs} | {r[2] for r in w.BOOLEAN_FACTS.values()},
+                {r[0] for r in facts} | {b[0] for b in bugs}, set(w.FACT_TEMPLATES), set(w.PARAPHRASES.values()))
+    for a, b in zip(vocabulary(scored), vocabulary(calib)):
+        assert not a & b, a & b
