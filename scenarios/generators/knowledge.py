@@ -105,36 +105,35 @@ def generate(world=knowledge_world) -> tuple[list[dict], dict]:
     """The scenario's lines (header first) and its truth, from one world's vocabulary (default: the scored one)."""
     b = Builder(world)
     rng, w = b.rng, world
-    WORLD, BOOLEAN_FACTS, FACT_TEMPLATES, TEST_NOTES = w.WORLD, w.BOOLEAN_FACTS, w.FACT_TEMPLATES, w.TEST_NOTES
-    DECISIONS, MODULES, NOISE, CHATS, LEARNINGS, RELATIVE = w.DECISIONS, w.MODULES, w.NOISE, w.CHATS, w.LEARNINGS, w.RELATIVE
     facts: list[dict] = []
     # Phase 1: facts, bugs, decisions, modules, noise, interleaved in a shuffled order.
     jobs: list[tuple] = []
-    for feat, (fact_rows, bug_rows) in WORLD.items():
+    for feat, (fact_rows, bug_rows) in w.WORLD.items():
         jobs += [("fact", feat, i) for i in range(len(fact_rows))] + [("bug", feat, i) for i in range(len(bug_rows))]
-    jobs += [("decision", None, i) for i in range(len(DECISIONS))] + [("module", None, i) for i in range(len(MODULES))]
-    jobs += [("noise", None, i) for i in range(len(NOISE))] + [("bool", f, 0) for f in BOOLEAN_FACTS]
-    jobs += [("chat", None, i) for i in range(len(CHATS))]
+    jobs += [("decision", None, i) for i in range(len(w.DECISIONS))]
+    jobs += [("module", None, i) for i in range(len(w.MODULES))]
+    jobs += [("noise", None, i) for i in range(len(w.NOISE))] + [("bool", f, 0) for f in w.BOOLEAN_FACTS]
+    jobs += [("chat", None, i) for i in range(len(w.CHATS))]
     rng.shuffle(jobs)
-    bugs: dict[str, list[str]] = {f: [] for f in WORLD}
+    bugs: dict[str, list[str]] = {f: [] for f in w.WORLD}
     for kind, feat, i in jobs:
         b.tick(rng.choice([0.5, 1.0, 1.0, 1.5]))
         if kind == "fact":
-            attr, fname, sym, v, v2, unit = WORLD[feat][0][i]
-            tpl = FACT_TEMPLATES[(i + len(feat)) % len(FACT_TEMPLATES)]
+            attr, fname, sym, v, v2, unit = w.WORLD[feat][0][i]
+            tpl = w.FACT_TEMPLATES[(i + len(feat)) % len(w.FACT_TEMPLATES)]
             alias, path = f"f_{feat}_{i}", path_of(feat, fname)
             ents = [f"file:{path}", f"feature:{feat}", f"symbol:{sym.lower()}"]
             b.write(alias, fact_text(tpl, feat, attr, path, sym, v, unit), ents)
             facts.append({"alias": alias, "feat": feat, "attr": attr, "path": path, "sym": sym, "v": v, "v2": v2,
                           "unit": unit, "tpl": tpl, "current": [alias], "old": [], "bool": False})
         elif kind == "bool":
-            stmt, neg, fname, sym = BOOLEAN_FACTS[feat]
+            stmt, neg, fname, sym = w.BOOLEAN_FACTS[feat]
             alias, path = f"f_{feat}_bool", path_of(feat, fname)
             b.write(alias, f"{sym} in {path} {stmt}.", [f"file:{path}", f"feature:{feat}", f"symbol:{sym.lower()}"])
             facts.append({"alias": alias, "feat": feat, "attr": stmt, "path": path, "sym": sym, "neg": neg,
                           "current": [alias], "old": [], "bool": True})
         elif kind == "bug":
-            bug, cause, fname, sym = WORLD[feat][1][i]
+            bug, cause, fname, sym = w.WORLD[feat][1][i]
             alias, path = f"b_{feat}_{i}", path_of(feat, fname)
             when = b.clock - rng.randint(0, 3) * DAY
             text = f"Fixed a {bug} in {sym}() ({path}) on {day_of(when)}: it happened when {cause}."
@@ -143,24 +142,24 @@ def generate(world=knowledge_world) -> tuple[list[dict], dict]:
                     doc_date=doc)
             bugs[feat].append(alias)
         elif kind == "decision":
-            proj, feat_d, tech, purpose, agent = DECISIONS[i]
-            rel, offset = RELATIVE[i % len(RELATIVE)]
+            proj, feat_d, tech, purpose, agent = w.DECISIONS[i]
+            rel, offset = w.RELATIVE[i % len(w.RELATIVE)]
             when = day_of(b.clock + offset * DAY)
             text = (f"Decision for project:{proj}: {feat_d} will use {tech} for {purpose}; "
                     f"agent:{agent} reviewed it {rel}.")
             doc = datetime.fromisoformat(when).replace(tzinfo=timezone.utc).timestamp()
             b.write(f"dec_{i}", text, [f"project:{proj}", f"agent:{agent}", f"time:{when}"], doc_date=doc)
         elif kind == "module":
-            module, reason = MODULES[i]
+            module, reason = w.MODULES[i]
             leaf = module.rsplit(".", 1)[1]
             text = (f"`import {module}` fails on Python 3.12 because {reason}; "
                     f"the workaround is `from {module} import {leaf}_compat` until the next release.")
             b.write(f"mod_{i}", text, [f"module:{module}"])
         elif kind == "chat":
-            text, ents = CHATS[i]
+            text, ents = w.CHATS[i]
             b.write(f"c_{i}", text, ents)
         else:
-            text, ents = NOISE[i]
+            text, ents = w.NOISE[i]
             b.write(f"n_{i}", text, ents)
     # Phase 2: mid-way queries (before any update), then updates, extensions, tests, derivations.
     rng.shuffle(facts)
@@ -192,7 +191,7 @@ def generate(world=knowledge_world) -> tuple[list[dict], dict]:
     for j, f in enumerate(plain[:4]):
         b.tick(1.0)
         alias = f"t_{f['alias'][2:]}"
-        tpl, names_sym = TEST_NOTES[j % len(TEST_NOTES)]
+        tpl, names_sym = w.TEST_NOTES[j % len(w.TEST_NOTES)]
         ents = [f"symbol:{f['sym'].lower()}"] if names_sym else []
         ents += [f"file:{f['path']}", f"feature:{f['feat']}"] if "{path}" in tpl else []
         b.write(alias, tpl.format(path=f["path"], sym=f["sym"]), ents)
@@ -208,7 +207,7 @@ def generate(world=knowledge_world) -> tuple[list[dict], dict]:
         b.relate(alias, fb["alias"], "derives")
         fa.setdefault("derived", []).append(alias)
         fb.setdefault("derived", []).append(alias)
-    for j, (pattern, concepts) in enumerate(LEARNINGS):
+    for j, (pattern, concepts) in enumerate(w.LEARNINGS):
         b.tick(0.5)
         b.learn(f"l_{j}", pattern, concepts, f"Conversation c-{j + 1}")
     add_negative_pairs(b)
@@ -218,13 +217,13 @@ def generate(world=knowledge_world) -> tuple[list[dict], dict]:
         add_fact_query(b, f, f"q_{f['alias']}", ranker=True, paraphrase=k % 2 == 1)
     for feat, aliases in sorted(bugs.items()):
         for alias in aliases:
-            bug = WORLD[feat][1][int(alias.rsplit("_", 1)[1])][0]
+            bug = w.WORLD[feat][1][int(alias.rsplit("_", 1)[1])][0]
             add_search(b, f"q_{alias}", {"query": f"what caused the {bug} in {feat}?"}, {alias: 2}, ranker=True)
         lo = min(b.dates[a] for a in aliases)
         window = {"after": day_of(lo), "before": day_of(lo + DAY)}
         members = {a: 2 for a in aliases if lo <= b.dates[a] < lo + DAY}
         add_search(b, f"qt_{feat}", {"query": f"bugs fixed in {feat}", "temporalFilter": window}, members)
-    for feat in sorted(WORLD)[:4]:
+    for feat in sorted(w.WORLD)[:4]:
         rel = {a: 2 for f in facts if f["feat"] == feat for a in f["current"]}
         rel |= {a: 1 for f in facts if f["feat"] == feat for a in f["old"]}
         add_search(b, f"qe_{feat}", {"query": f"configured limits and durations for {feat}",
