@@ -73,7 +73,7 @@ def evaluate_files(st: FileStream, params, fparams, moment: float | None = None)
             ci += 1
             if ev[1] in index.row_of:
                 continue
-            row = index.add(ev[1], ev[2], ev[4])
+            row = index.add(ev[1], ev[2], ev[4], commit=bool(ev[3]))   # the store's rule: it records its files
             touched.append(ev[3])
             rowvec.append(ci)
             files.note(row, ev[3], index.terms(row))

@@ -58,6 +58,7 @@ class Stream:
     texts: list[str] = field(default_factory=list)
     ids: list[str] = field(default_factory=list)
     times: list[float] = field(default_factory=list)   # each memory's write time (the scenario clock)
+    commits: list[bool] = field(default_factory=list)  # each memory records the files it changed (metadata)
     queries: list[tuple[int, str, dict[str, int]]] = field(default_factory=list)   # (visible rows, text, grades)
     vectors: np.ndarray | None = None
     qvectors: np.ndarray | None = None
@@ -70,7 +71,8 @@ class Stream:
         written = 0
         for qi, (visible, text, grades) in enumerate(self.queries):
             while written < visible:
-                index.add(self.ids[written], self.texts[written], self.times[written] if self.times else None)
+                index.add(self.ids[written], self.texts[written], self.times[written] if self.times else None,
+                          commit=bool(self.commits[written]) if self.commits else False)
                 written += 1
             cos = self.vectors[:visible] @ self.qvectors[qi]
             yield index, text, grades, cos, np.argsort(-cos, kind="stable")[:VECTOR_POOL]
@@ -88,6 +90,8 @@ def load_stream(path: Path, oracle_root: Path | None = None) -> Stream:
             st.texts.append(step.raw_args["text"])
             st.ids.append(step.alias)
             st.times.append(now)
+            listed = (step.raw_args.get("metadata") or {}).get("files_changed")   # the lexical layer's rule
+            st.commits.append(isinstance(listed, list) and bool(listed) and all(isinstance(f, str) for f in listed))
     from reference.embed import HashingEmbedder
     emb = HashingEmbedder()
     st.vectors = emb.embed(st.texts)
@@ -141,6 +145,7 @@ class Parts:
     ticks: np.ndarray
     alive: np.ndarray
     grades: dict[str, int]
+    commits: np.ndarray | None = None
 
 
 def parts_of(st: Stream, params, moment: float | None = None) -> tuple[list[Parts], list[str]]:
@@ -154,7 +159,7 @@ def parts_of(st: Stream, params, moment: float | None = None) -> tuple[list[Part
         mask = index.alive()
         shared = expand(index, first, params.expand_top, mask, params.expand_norm) if params.expand_top > 0 else None
         named = spread(index, named_files(index, text, params.named_top), first.size) if params.named_top > 0 else None
-        out.append(Parts(first, shared, named, index.ticks().copy(), mask.copy(), grades))
+        out.append(Parts(first, shared, named, index.ticks().copy(), mask.copy(), grades, index.commits().copy()))
     return out, list(index.ids)
 
 
@@ -171,7 +176,8 @@ def fused_ndcg(cached: list[tuple[list[Parts], list[str]]], params) -> tuple[flo
             prior = (recency_prior(q.first.size, params.recency_scale, q.ticks)
                      if params.recency_weight > 0 else None)
             s = np.where(q.alive, fuse(q.first, q.shared if params.expand_weight > 0 else None,
-                                       q.named if params.named_weight > 0 else None, prior, params), -np.inf)
+                                       q.named if params.named_weight > 0 else None, prior, params,
+                                       commits=q.commits), -np.inf)
             got.append(ndcg([ids[r] for r, _ in top_rows(s, 10, ids)], q.grades, 10))
         per.append(fmean(got) if got else 0.0)
     return fmean(per), per

@@ -1,17 +1,22 @@
-"""How the history-fitted lexical constants do on short notes, and what moving the recency prior would trade.
+"""Fit what the recency prior scales for a note (`LexicalParams.note_prior`) on notes, beside the histories.
 
     python3 -m bench.calibration.notes [--data DIR]   # about 15 s (the history calibration scenarios built first)
 
-The lexical stage (`lexical.py`) fits `TUNED` on commit histories alone. On notes (the `knowledge` scenario's
-plain searches) the tuned default ranker falls under BM25 (`reference/lexical/README.md`, "Still open"). This
-check scores the oracle-hybrid pipeline (`ranking.hybrid_scores` from cached parts, as the lexical stage does)
-on both kinds of calibration data: the blame and history calibration scenarios of the three datasets, and
-`knowledge-calibration` (another product's notes than the scored `knowledge`, in no suite: scenarios/README.md).
-Rows: `TUNED` as committed (seed 001's decay multiplies the whole fused score), no prior, and the prior moved
-onto the first stage alone (BM25 + cosine x (1 + w x prior), then the expansions added) at several weights.
+The lexical stage (`lexical.py`) fits `TUNED` on commit histories, whose memories are all commits (they record
+the files they changed). On notes (memories that at most name files) the same constants let recency decide:
+the expansion and named-file parts are nearly equal for every note of one feature, and seed 001's decay
+multiplies them with the match (`reference/lexical/README.md`, "Fact look-ups in short notes"). This stage
+scores the oracle-hybrid pipeline (`ranking.fuse` over cached parts, as the lexical stage does) on the blame and
+history calibration scenarios of the three datasets and on `knowledge-calibration` (another product's notes
+than the scored `knowledge`, in no suite: scenarios/README.md), with:
 
-Only calibration scenarios are read, and nothing is chosen or written: the command reports, so that a fit over
-both kinds of memory starts from measured figures.
+- the note prior on the sum (seed 001's decay of the whole score, as for commits) and on the first stage;
+- for reference, no prior, and the prior on the first stage for every memory, commits included, at several
+  weights (what moving it for everything would trade; the histories pay).
+
+It then chooses `note_prior` on the notes alone (a gain of less than one query's share of the mean is a tie,
+and ties go to "sum", the seed's form) and prints the choice; the histories' column shows it leaves them as
+they were. Only calibration scenarios are read; nothing is written (the choice is copied into `params.py`).
 """
 from __future__ import annotations
 
@@ -25,38 +30,36 @@ import numpy as np
 from bench.calibration import lexical, scenarios
 
 NOTES = "knowledge-calibration"
-FIRST_STAGE_WEIGHTS = (0.7, 1.0, 1.5, 2.0)
+EVERY_MEMORY_WEIGHTS = (0.7, 1.0, 1.5, 2.0)
 
 
-def score(cached: list, params, on_first: bool = False) -> list[float]:
-    """Mean nDCG@10 of each stream's cached parts (`lexical.parts_of`) under `params`; with `on_first` the
-    recency prior multiplies the first stage alone instead of the fused sum."""
-    from bench.metrics import ndcg
-    from reference.lexical.ranking import fuse, top_rows, with_prior
-    from reference.lexical.recency import recency_prior
-    per = []
-    for queries, ids in cached:
-        got = []
-        for q in queries:
-            prior = recency_prior(q.first.size, params.recency_scale, q.ticks) if params.recency_weight > 0 else None
-            first = with_prior(q.first, prior, params) if on_first and prior is not None else q.first
-            s = fuse(first, q.shared if params.expand_weight > 0 else None,
-                     q.named if params.named_weight > 0 else None, None if on_first else prior, params)
-            got.append(ndcg([ids[r] for r, _ in top_rows(np.where(q.alive, s, -np.inf), 10, ids)], q.grades, 10))
-        per.append(fmean(got) if got else 0.0)
-    return per
+def score(cached: list, params, every_memory_a_note: bool = False) -> list[float]:
+    """Mean nDCG@10 of each stream's cached parts (`lexical.parts_of`) under `params`, exactly as
+    `lexical.fused_ndcg` scores them; `every_memory_a_note` treats commits as notes too."""
+    if not every_memory_a_note:
+        return lexical.fused_ndcg(cached, params)[1]
+    as_notes = [([lexical.Parts(q.first, q.shared, q.named, q.ticks, q.alive, q.grades, np.zeros_like(q.alive))
+                  for q in queries], ids) for queries, ids in cached]
+    return lexical.fused_ndcg(as_notes, params)[1]
 
 
-def rows(history: list, notes: list) -> list[tuple[str, float, float]]:
-    """(setting, history calibration mean, notes calibration mean) of each setting the module docstring names."""
-    from reference.lexical.params import TUNED
-    hc = [lexical.parts_of(st, TUNED) for st in history]
-    nc = [lexical.parts_of(st, TUNED) for st in notes]
-    settings = [(f"TUNED as committed (x {TUNED.recency_weight:g} prior on the sum)", TUNED, False),
-                ("no recency prior", TUNED.with_(recency_weight=0.0), False)]
-    settings += [(f"prior on the first stage, weight {w:g}", TUNED.with_(recency_weight=w), True)
-                 for w in FIRST_STAGE_WEIGHTS]
-    return [(label, fmean(score(hc, p, first)), fmean(score(nc, p, first))) for label, p, first in settings]
+def rows(history: list, notes: list, params) -> list[tuple[str, float, float]]:
+    """(setting, history calibration mean, notes calibration mean) of each setting the module docstring names,
+    around `params` (the committed `TUNED` by default)."""
+    hc = [lexical.parts_of(st, params) for st in history]
+    nc = [lexical.parts_of(st, params) for st in notes]
+    settings = [("note prior on the sum", params.with_(note_prior="sum"), False),
+                ("note prior on the first stage", params.with_(note_prior="first"), False),
+                ("no recency prior", params.with_(recency_weight=0.0), False)]
+    settings += [(f"every memory's prior on the first stage, weight {w:g}",
+                  params.with_(recency_weight=w, note_prior="first"), True) for w in EVERY_MEMORY_WEIGHTS]
+    return [(label, fmean(score(hc, p, every)), fmean(score(nc, p, every))) for label, p, every in settings]
+
+
+def choose(results: list[tuple[str, float, float]], queries: int) -> str:
+    """The note prior the notes' column prefers by at least one query's share (1 / `queries`), else "sum"."""
+    by = {label: n for label, _, n in results}
+    return "first" if by["note prior on the first stage"] - by["note prior on the sum"] >= 1.0 / queries else "sum"
 
 
 def table(results: list[tuple[str, float, float]]) -> str:
@@ -65,13 +68,19 @@ def table(results: list[tuple[str, float, float]]) -> str:
     return "\n".join(out)
 
 
-def run(folder: Path, notes_path: Path | None = None, out=sys.stdout) -> list[tuple[str, float, float]]:
+def run(folder: Path, notes_path: Path | None = None, out=sys.stdout) -> str:
+    """Print the table and the choice for the calibration scenarios in `folder`; the chosen `note_prior`."""
     from bench.scenario.suites import scenarios_dir
+    from reference.lexical.params import TUNED
     history = lexical.streams_from(folder)
     notes = [lexical.load_stream(notes_path or scenarios_dir() / f"{NOTES}.jsonl")]
-    results = rows(history, notes)
+    results = rows(history, notes, TUNED)
+    queries = sum(len(st.queries) for st in notes)
+    chosen = choose(results, queries)
     print(table(results), file=out)
-    return results
+    print(f"chose note_prior = {chosen!r} (on {NOTES}, {queries} queries: a tie is a gain under {1 / queries:.4f}; "
+          f"committed: {TUNED.note_prior!r})", file=out)
+    return chosen
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -22,6 +22,10 @@ postings of their own (`entity_postings`, not counted in BM25), which
 `expansion.py` follows; `entity_paths` is a small BM25 index over the
 entities themselves (each file's path terms, one row per file first seen),
 through which a query finds the files its words name (`expansion.named_files`).
+Each row also says whether its memory is a *commit*: one that records the files
+it changed (`commits()`; the layer sets it from the memory's `files_changed`),
+as opposed to a note that may only name files; `ranking.fuse` scopes the
+recency prior by it (`LexicalParams.note_prior`).
 
 The index is the caller's to keep in step with the memories it mirrors
 (`layer.py` does it for a store); it is not thread-safe by itself.
@@ -70,6 +74,7 @@ class LexicalIndex:
         self._len = np.zeros(64, dtype=np.float64)  # row -> term count (0 once removed)
         self._alive = np.zeros(64, dtype=bool)
         self._ticks = np.zeros(64, dtype=np.int64)  # row -> write-time tick (see module doc)
+        self._commits = np.zeros(64, dtype=bool)    # row -> the memory records the files it changed
         self._moment_start: float | None = None    # the time of the current moment's first write
         self.live = 0
         self.total = 0.0
@@ -88,9 +93,9 @@ class LexicalIndex:
         """Rows ever added (live or removed): one past the newest row number."""
         return len(self.ids)
 
-    def add(self, doc: str, text: str, time: float | None = None) -> int:
-        """Index `doc` (a new id) with `text`, written at `time` (None: a time of its own); its row number.
-        An id already live is refused."""
+    def add(self, doc: str, text: str, time: float | None = None, commit: bool = False) -> int:
+        """Index `doc` (a new id) with `text`, written at `time` (None: a time of its own), a commit or not
+        (module doc); its row number. An id already live is refused."""
         if doc in self.row_of:
             raise ValueError(f"lexical index: {doc!r} is already indexed")
         counts = Counter(index_terms(text))
@@ -104,21 +109,27 @@ class LexicalIndex:
         self._fill_row(row, doc, text, counts, length)
         self._len[row] = length
         self._alive[row] = True
+        self._commits[row] = commit
         return row
 
-    def add_many(self, docs: Iterable[tuple[str, str, float | None]]) -> list[int]:
-        """`add` for each (doc, text, time) in order, their row numbers: the same index, with each term's
+    def add_many(self, docs: Iterable[tuple[str, str, float | None]], commits: Iterable[bool] | None = None
+                 ) -> list[int]:
+        """`add` for each (doc, text, time) in order (`commits`: each one's `commit`, default none), their row
+        numbers: the same index, with each term's
         postings appended in one step instead of one entry at a time (a first build at 100k memories makes
         ~3.5M entries, and a call per entry cost ~3.5 s of its ~12); under `BULK_MIN_DOCS` documents, `add`
         for each. A repeated or live id is refused before anything is added."""
         docs = list(docs)
+        flags = [False] * len(docs) if commits is None else [bool(c) for c in commits]
+        if len(flags) != len(docs):
+            raise ValueError(f"lexical index: {len(flags)} commit flags for {len(docs)} documents")
         seen: set[str] = set()
         for doc, _, _ in docs:
             if doc in self.row_of or doc in seen:
                 raise ValueError(f"lexical index: {doc!r} is already indexed")
             seen.add(doc)
         if len(docs) < BULK_MIN_DOCS:
-            return [self.add(doc, text, time) for doc, text, time in docs]
+            return [self.add(doc, text, time, commit) for (doc, text, time), commit in zip(docs, flags)]
         terms: list[str] = []   # every (row, term) entry, row by row, terms in first-seen order
         tfs: list[int] = []
         widths: list[int] = []  # entries per row
@@ -136,6 +147,7 @@ class LexicalIndex:
             rows.append(row)
         self._len[rows] = lengths
         self._alive[rows] = True
+        self._commits[rows] = flags
         if terms:
             self._append_postings(terms, np.asarray(tfs, dtype=np.float64), np.asarray(rows, dtype=np.int32),
                                   np.asarray(lengths, dtype=np.float64), np.asarray(widths, dtype=np.int64))
@@ -169,6 +181,7 @@ class LexicalIndex:
             self._len = np.concatenate([self._len, np.zeros(self._len.size)])
             self._alive = np.concatenate([self._alive, np.zeros(self._alive.size, dtype=bool)])
             self._ticks = np.concatenate([self._ticks, np.zeros(self._ticks.size, dtype=np.int64)])
+            self._commits = np.concatenate([self._commits, np.zeros(self._commits.size, dtype=bool)])
         start = self._moment_start
         same = time is not None and start is not None and start <= time and (time == start or time - start < self.moment)
         if row:
@@ -214,6 +227,10 @@ class LexicalIndex:
     def alive(self) -> np.ndarray:
         """Bool by row: live rows."""
         return self._alive[: self.rows]
+
+    def commits(self) -> np.ndarray:
+        """Bool by row: the row's memory records the files it changed (module doc)."""
+        return self._commits[: self.rows]
 
     def ticks(self) -> np.ndarray:
         """Int64 by row: the row's write-time tick (non-decreasing; module doc)."""

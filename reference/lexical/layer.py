@@ -58,7 +58,7 @@ class LexicalLayer:
         self._hash_row: dict[int, int] = {}            # memory key hash -> row
         self._masks: dict[int, tuple[np.ndarray, int, np.ndarray]] = {}   # see allowed_rows
         self._lock = threading.RLock()
-        self._pending: list[tuple[str, int, str, tuple[str, ...], float]] = []
+        self._pending: list[tuple[str, int, str, tuple[str, ...], float, bool]] = []
         self._deleted = 0          # deletes applied since `_rev`
         self._rev: int | None = None
         self._last_scores: tuple | None = None   # (key, scores) of the last `scores` call without a vector part
@@ -82,7 +82,7 @@ class LexicalLayer:
 
     def _noted_many(self, entries: list[Any]) -> None:
         with self._lock:
-            self._pending.extend((e.id, e.key_hash, e.text, _files(e), e.created_at) for e in entries)
+            self._pending.extend(_entry(e) for e in entries)
 
     def _forget(self, memory_id: str) -> None:
         with self._lock:
@@ -91,16 +91,17 @@ class LexicalLayer:
             elif self._rev is not None:
                 self._rev = None     # a delete of a memory the index never held: reconcile next time
 
-    def _add_many(self, entries: list[tuple[str, int, str, tuple[str, ...], float]]) -> None:
-        """Index (id, key hash, text, files, time) of each memory in order (`LexicalIndex.add_many`), skipping
-        ids indexed already (and an id's repeats in `entries`)."""
+    def _add_many(self, entries: list[tuple[str, int, str, tuple[str, ...], float, bool]]) -> None:
+        """Index (id, key hash, text, files, time, commit) of each memory in order (`_entry`;
+        `LexicalIndex.add_many`), skipping ids indexed already (and an id's repeats in `entries`)."""
         fresh: dict[str, tuple] = {}
         for entry in entries:
             if entry[0] not in self.index.row_of:
                 fresh.setdefault(entry[0], entry)
         if not fresh:
             return
-        rows = self.index.add_many([(mid, text, time) for mid, _, text, _, time in fresh.values()])
+        rows = self.index.add_many([(mid, text, time) for mid, _, text, _, time, _ in fresh.values()],
+                                   [commit for *_, commit in fresh.values()])
         need = rows[-1] + 1
         if need > self._hashes.size:
             size = self._hashes.size
@@ -109,7 +110,7 @@ class LexicalLayer:
             grown = np.zeros(size, dtype=np.uint64)
             grown[: self._hashes.size] = self._hashes
             self._hashes = grown
-        for row, (_, key_hash, _, named, _) in zip(rows, fresh.values()):
+        for row, (_, key_hash, _, named, _, _) in zip(rows, fresh.values()):
             self._files_of.append(named)
             self.files.note(row, named, self.index.terms(row))
             self._hashes[row] = key_hash
@@ -141,7 +142,7 @@ class LexicalLayer:
             try:
                 batch = []
                 for e in self.store.memories.iter(MemoryFilter()):
-                    batch.append((e.id, e.key_hash, e.text, _files(e), e.created_at))
+                    batch.append(_entry(e))
                     if len(batch) == _BUILD_BATCH:
                         self._add_many(batch)
                         batch = []
@@ -151,8 +152,8 @@ class LexicalLayer:
                 pass
         missing = sorted(stored - set(self.index.row_of))
         entries = [self._readable(m) for m in missing]
-        self._add_many([(e.id, e.key_hash, e.text, _files(e), e.created_at)
-                        for e in sorted((e for e in entries if e is not None), key=lambda e: (e.created_at, e.id))])
+        self._add_many([_entry(e) for e in sorted((e for e in entries if e is not None),
+                                                  key=lambda e: (e.created_at, e.id))])
 
     def _readable(self, memory_id: str) -> Any:
         """The memory's entry, or None when its row is damaged: searches serve every other memory (issue 25)."""
@@ -321,10 +322,13 @@ class LexicalLayer:
             return [(ids[r], s) for r, s in semantic_rerank(scores, candidates, cosines, weight, ids, top)[:k]]
 
 
-def _files(entry: Any) -> tuple[str, ...]:
-    """The files a memory touched: its metadata's `files_changed` (project memory's commits record every one,
-    `Justfile` and `LICENSE` included), else the files its text names (`terms.file_names`)."""
+def _entry(entry: Any) -> tuple[str, int, str, tuple[str, ...], float, bool]:
+    """What the index keeps of a memory: (id, key hash, text, files, write time, commit).
+
+    Its files are its metadata's `files_changed` (project memory's commits record every one, `Justfile` and
+    `LICENSE` included), else the files its text names (`terms.file_names`); a memory that records them is a
+    commit (`LexicalIndex.commits`), any other a note."""
     listed = (entry.metadata or {}).get("files_changed")
-    if isinstance(listed, list) and listed and all(isinstance(f, str) for f in listed):
-        return tuple(dict.fromkeys(listed))
-    return tuple(file_names(entry.text))
+    commit = isinstance(listed, list) and bool(listed) and all(isinstance(f, str) for f in listed)
+    files = tuple(dict.fromkeys(listed)) if commit else tuple(file_names(entry.text))
+    return entry.id, entry.key_hash, entry.text, files, entry.created_at, commit

@@ -17,6 +17,10 @@ from dataclasses import dataclass, replace
 # How the recency prior joins the rest of the score (`ranking.with_prior`): "multiply" is seed 001's decay,
 # score x (1 + recency_weight x prior); "add" is score + recency_weight x prior where the score is positive.
 RECENCY_FORMS = ("multiply", "add")
+# What the multiplied prior scales for a note (a memory that does not record the files it changed; commits always
+# scale the whole score): "sum", the whole fused score as for commits (seed 001's decay of the final score), or
+# "first", the first stage alone, the expansion and named-file parts added undecayed (`ranking.fuse`).
+NOTE_PRIORS = ("sum", "first")
 
 
 @dataclass(frozen=True)
@@ -35,11 +39,14 @@ class LexicalParams:
     recency_weight: float = 0.0    # weight of the recency prior
     recency_scale: float = 50.0    # memories ago at which the prior has fallen to 1/e
     recency_form: str = "multiply"  # how the prior joins the score (ranking.with_prior): seed 001's x (1 + w x prior)
+    note_prior: str = "sum"        # what the multiplied prior scales for a note (NOTE_PRIORS)
 
     def __post_init__(self) -> None:
         if self.recency_form not in RECENCY_FORMS:
             raise ValueError(f"LexicalParams.recency_form must be one of {', '.join(RECENCY_FORMS)}, "
                              f"got {self.recency_form!r}")
+        if self.note_prior not in NOTE_PRIORS:
+            raise ValueError(f"LexicalParams.note_prior must be one of {', '.join(NOTE_PRIORS)}, got {self.note_prior!r}")
 
     def with_(self, **changes) -> "LexicalParams":
         return replace(self, **changes)
@@ -54,7 +61,7 @@ SEED = LexicalParams()
 # fitted by `python3 -m bench.calibration` (bench/calibration/lexical.py) on the history calibration split
 TUNED = LexicalParams(k1=3.0, b=0.1, max_share=1.0, vector_weight=0.1, expand_top=8, expand_weight=2.0,
                       expand_norm=0.5, named_top=10, named_weight=1.0, recency_weight=0.7, recency_scale=20.0,
-                      recency_form="multiply")
+                      recency_form="multiply", note_prior="first")   # note_prior: bench/calibration/notes.py
 
 
 def params_for(store) -> LexicalParams:

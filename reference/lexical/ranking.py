@@ -16,7 +16,12 @@
    (`with_prior`): seed 001's score x (1 + `recency_weight` x prior), or
    score + `recency_weight` x prior where steps 1-2 found evidence (score > 0).
    Either way it orders what was found; it never makes a memory that nothing
-   matched a hit.
+   matched a hit. With `note_prior` "first", a note (a memory that does not
+   record the files it changed: `LexicalIndex.commits`) has only its first
+   stage multiplied, the expansion and named-file parts added undecayed: over
+   a store of short notes those parts are nearly equal for every note of one
+   feature, and scaled by the prior they let recency, not the match, decide
+   (fitted on notes: `bench/calibration/notes.py`).
 
 Each part is a reusable function (the rankers, Memory Lane and project
 memory call them); `params.py` holds the fitted values.
@@ -69,26 +74,41 @@ def hybrid_scores(index: LexicalIndex, query: str, params: LexicalParams,
     start = 0
     if params.recency_weight > 0.0:
         start, prior = index.recency_tail(params.recency_scale)
-    fused = fuse(s, shared, named, prior, params, start, in_place=True)
+    fused = fuse(s, shared, named, prior, params, start, in_place=True, commits=index.commits())
     return fused if every else np.where(mask, fused, -np.inf)
 
 
 def fuse(first: np.ndarray, shared: np.ndarray | None, named: np.ndarray | None, prior: np.ndarray | None,
-         params: LexicalParams, start: int = 0, in_place: bool = False) -> np.ndarray:
+         params: LexicalParams, start: int = 0, in_place: bool = False,
+         commits: np.ndarray | None = None) -> np.ndarray:
     """first + expand_weight x shared + named_weight x named, then the prior joined by `with_prior` (None: a
     part left out). The calibration fits the weights over cached parts with this function.
 
     `prior` may cover only the rows from `start` on (`recency_tail`: it is 0 before, where either form leaves
     the score as it is). With `in_place` the sums are made in `first` (a caller's fresh array); the floats are
-    those of the copying form either way.
+    those of the copying form either way. `commits` (bool by row, `LexicalIndex.commits`; None: every row a
+    commit) scopes the multiplied prior by `params.note_prior` (module doc): a note's score is then
+    with_prior(first) + the other parts, summed in the same order.
     """
+    notes = None
+    if (prior is not None and commits is not None and params.note_prior == "first"
+            and params.recency_form == "multiply"):
+        tail_notes = ~commits[start:]
+        if tail_notes.any():   # only the prior's tail is rescored (a few hundred rows at 100k)
+            notes = tail_notes
+            decayed = with_prior(first[start:], prior, params)
     s = first if in_place else first.copy()
     if shared is not None:
         s += params.expand_weight * shared
+        if notes is not None:
+            decayed += params.expand_weight * shared[start:]
     if named is not None:
         s += params.named_weight * named
+        if notes is not None:
+            decayed += params.named_weight * named[start:]
     if prior is not None:
-        s[start:] = with_prior(s[start:], prior, params)
+        whole = with_prior(s[start:], prior, params)
+        s[start:] = whole if notes is None else np.where(notes, decayed, whole)
     return s
 
 

@@ -1,4 +1,4 @@
-"""bench.calibration.notes: the history-fitted constants scored on the notes' calibration instance."""
+"""bench.calibration.notes: the note prior fitted on the notes' calibration instance, the histories beside it."""
 from __future__ import annotations
 
 import io
@@ -20,24 +20,36 @@ def test_the_notes_instance_is_a_calibration_scenario_in_no_suite():
     assert all(notes.NOTES not in names for names in suites().values())
 
 
-def test_the_committed_setting_scores_as_the_lexical_stage_scores_it(stream):
-    cached = [lexical.parts_of(stream, TUNED)]
-    assert notes.score(cached, TUNED) == lexical.fused_ndcg(cached, TUNED)[1]
-
-
-def test_the_notes_are_written_over_time_so_the_prior_moves_their_ranking(stream):
-    # their clock moves by advance_clock: at one write moment the prior would change no ranking
+def test_its_memories_are_notes_written_over_time(stream):
+    # no files_changed metadata (commits would keep the whole-score prior), and a clock moved by advance_clock
+    # (at one write moment the prior would change no ranking)
+    assert not any(stream.commits)
     assert len(set(stream.times)) > len(stream.times) // 2
     cached = [lexical.parts_of(stream, TUNED)]
-    assert notes.score(cached, TUNED) != notes.score(cached, TUNED.with_(recency_weight=0.0))
-    assert notes.score(cached, TUNED) != notes.score(cached, TUNED, on_first=True)
+    assert notes.score(cached, TUNED.with_(note_prior="sum")) != notes.score(cached, TUNED.with_(note_prior="first"))
 
 
-def test_rows_name_each_setting_and_the_table_prints_them(stream):
-    results = notes.rows([stream], [stream])
-    assert [label for label, _, _ in results][:2] == [
-        f"TUNED as committed (x {TUNED.recency_weight:g} prior on the sum)", "no recency prior"]
-    assert len(results) == 2 + len(notes.FIRST_STAGE_WEIGHTS)
-    assert all(h == n and 0.0 < n <= 1.0 for _, h, n in results)   # the same stream on both sides
-    text = notes.table(results)
-    assert text.count("\n") == len(results) + 1 and "| no recency prior |" in text
+def test_commits_are_scored_as_notes_only_when_asked(stream):
+    commits = lexical.Stream(stream.name, stream.texts, stream.ids, stream.times, [True] * len(stream.texts),
+                             stream.queries, stream.vectors, stream.qvectors)
+    cached = [lexical.parts_of(commits, TUNED)]
+    sum_, first = TUNED.with_(note_prior="sum"), TUNED.with_(note_prior="first")
+    assert notes.score(cached, first) == notes.score(cached, sum_)      # a commit's prior scales its whole score
+    assert notes.score(cached, first, every_memory_a_note=True) == notes.score([lexical.parts_of(stream, TUNED)], first)
+
+
+def test_the_choice_needs_a_gain_of_one_querys_share():
+    def results(sum_, first):
+        return [("note prior on the sum", 0.4, sum_), ("note prior on the first stage", 0.4, first)]
+    assert notes.choose(results(0.70, 0.80), 32) == "first"
+    assert notes.choose(results(0.70, 0.72), 32) == "sum"      # under 1/32: a tie, the seed's form
+    assert notes.choose(results(0.80, 0.70), 32) == "sum"
+
+
+def test_run_prints_each_setting_and_chooses_the_committed_value(stream, tmp_path, monkeypatch):
+    monkeypatch.setattr(lexical, "streams_from", lambda folder: [stream])   # any stream stands in for the histories
+    out = io.StringIO()
+    assert notes.run(tmp_path, out=out) == TUNED.note_prior == "first"
+    text = out.getvalue()
+    assert text.count("\n| ") == 2 + len(notes.EVERY_MEMORY_WEIGHTS) + 1   # the rows and the header's rule
+    assert "chose note_prior = 'first'" in text and "| no recency prior |" in text
