@@ -18,7 +18,8 @@
    Either way it orders what was found; it never makes a memory that nothing
    matched a hit. With `note_prior` "first", a note (a memory that does not
    record the files it changed: `LexicalIndex.commits`) has only its first
-   stage multiplied, the expansion and named-file parts added undecayed: over
+   stage scaled (score + weight x prior x first stage), the expansion and
+   named-file parts undecayed: over
    a store of short notes those parts are nearly equal for every note of one
    feature, and scaled by the prior they let recency, not the match, decide
    (fitted on notes: `bench/calibration/notes.py`).
@@ -87,28 +88,29 @@ def fuse(first: np.ndarray, shared: np.ndarray | None, named: np.ndarray | None,
     `prior` may cover only the rows from `start` on (`recency_tail`: it is 0 before, where either form leaves
     the score as it is). With `in_place` the sums are made in `first` (a caller's fresh array); the floats are
     those of the copying form either way. `commits` (bool by row, `LexicalIndex.commits`; None: every row a
-    commit) scopes the multiplied prior by `params.note_prior` (module doc): a note's score is then
-    with_prior(first) + the other parts, summed in the same order.
+    commit) scopes the multiplied prior by `params.note_prior` (module doc): a note's score is then the sum plus
+    recency_weight x prior x its first stage, where a commit's is the sum x (1 + recency_weight x prior).
     """
-    notes = None
+    notes = boost = None
     if (prior is not None and commits is not None and params.note_prior == "first"
             and params.recency_form == "multiply"):
         tail_notes = ~commits[start:]
-        if tail_notes.any():   # only the prior's tail is rescored (a few hundred rows at 100k)
-            notes = tail_notes
-            decayed = with_prior(first[start:], prior, params)
+        if tail_notes.any():
+            # taken before `first` is summed into in place; a store of notes alone then needs no second
+            # full-length product (at 100k memories of one moment the prior's tail is every row)
+            notes, boost = tail_notes, (params.recency_weight * prior) * first[start:]
     s = first if in_place else first.copy()
     if shared is not None:
         s += params.expand_weight * shared
-        if notes is not None:
-            decayed += params.expand_weight * shared[start:]
     if named is not None:
         s += params.named_weight * named
-        if notes is not None:
-            decayed += params.named_weight * named[start:]
     if prior is not None:
-        whole = with_prior(s[start:], prior, params)
-        s[start:] = whole if notes is None else np.where(notes, decayed, whole)
+        if notes is None:
+            s[start:] = with_prior(s[start:], prior, params)
+        elif notes.all():
+            s[start:] += boost
+        else:
+            s[start:] = np.where(notes, s[start:] + boost, with_prior(s[start:], prior, params))
     return s
 
 

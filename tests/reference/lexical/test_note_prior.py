@@ -55,8 +55,10 @@ def test_a_notes_prior_scales_its_first_stage_and_a_commits_its_whole_score():
     prior = recency_prior(40, p.recency_scale, np.arange(40))
     got = fuse(first, shared, named, prior, p, commits=commits)
     whole = with_prior(first + p.expand_weight * shared + p.named_weight * named, prior, p)
-    note = with_prior(first, prior, p) + p.expand_weight * shared + p.named_weight * named
+    summed = first + p.expand_weight * shared + p.named_weight * named
+    note = summed + (p.recency_weight * prior) * first      # the prior scales the first stage alone
     assert np.array_equal(got[commits], whole[commits]) and np.array_equal(got[~commits], note[~commits])
+    assert np.array_equal(fuse(first, shared, named, prior, p, commits=np.zeros(40, dtype=bool)), note)
     # the seed's scope, and every row a commit, are the old fuse float for float
     assert np.array_equal(fuse(first, shared, named, prior, p.with_(note_prior="sum"), commits=commits), whole)
     assert np.array_equal(fuse(first, shared, named, prior, p, commits=np.ones(40, dtype=bool)), whole)
