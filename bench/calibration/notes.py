@@ -20,7 +20,6 @@ they were. Only calibration scenarios are read; nothing is written (the choice i
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from statistics import fmean
@@ -84,12 +83,7 @@ def run(folder: Path, notes_path: Path | None = None, out=sys.stdout) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python3 -m bench.calibration.notes", description=__doc__.split("\n")[0])
-    ap.add_argument("--data", type=Path, help="a folder holding the history calibration scenarios (else built)")
-    args = ap.parse_args(argv)
-    with scenarios.folder(args.data) as folder:
-        run(folder)
-    return 0
+    return scenarios.stage_main(argv, "bench.calibration.notes", __doc__, run)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ scenarios are read (nothing scored), and nothing is written or chosen: the comma
 """
 from __future__ import annotations
 
-import argparse
 import io
 import sys
 from dataclasses import dataclass
@@ -187,12 +186,7 @@ def _means(rows: dict[str, dict], left: str, joint: str) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python3 -m bench.calibration.transfer", description=__doc__.split("\n")[0])
-    ap.add_argument("--data", type=Path, help="a folder holding the calibration scenarios (else built)")
-    args = ap.parse_args(argv)
-    with scenarios.folder(args.data) as folder:
-        run(folder)
-    return 0
+    return scenarios.stage_main(argv, "bench.calibration.transfer", __doc__, run)
 
 
 if __name__ == "__main__":
