@@ -16,7 +16,8 @@ exactly the pending writes and the deletes noted since. A rollback leaves the
 revision where it was: the pending entries are dropped. Any other move (a
 metadata update, another process's write or delete) is reconciled by id:
 memories no longer stored leave the index, memories it lacks are read and
-added (text never changes under an id, so nothing else can be stale). Inside
+added (text never changes under an id; a memory's files and commit flag, `_entry`, are read from its
+metadata when it is indexed, and a later metadata update leaves them as they were). Inside
 an open transaction the index answers as of the last commit it applied.
 """
 from __future__ import annotations
