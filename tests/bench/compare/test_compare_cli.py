@@ -122,3 +122,14 @@ def test_unknown_backend_is_an_input_error_before_anything_runs(tmp_path, capsys
     assert "unknown backend 'nope'" in capsys.readouterr().err
     assert not (tmp_path / "reference").exists()
     assert main(["compare", "smoke", "--backends", "reference,reference", "--out", str(tmp_path)]) == 2
+
+
+def test_the_command_a_reader_retypes_names_the_skipped_scenarios():
+    from argparse import Namespace
+
+    from bench.cli.compare_cmd import _command
+    args = Namespace(scenarios=[], suite="side-by-side", skip=["knowledge", "smoke"], queries=10, agents=0, repeat=1,
+                     workers=None)
+    assert _command(args, ["reference", "fts-baseline"]) == (
+        "codemem-bench compare --backends reference,fts-baseline --suite side-by-side --skip knowledge --skip smoke "
+        "--queries 10")
