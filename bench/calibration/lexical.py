@@ -81,6 +81,7 @@ class Stream:
 def load_stream(path: Path, oracle_root: Path | None = None) -> Stream:
     """The memory writes and memory searches of one scenario file, with the queries' judgements
     (from `oracle_root`, by default the `oracle_data/` beside the file)."""
+    from reference.lexical.layer import recorded_files
     sc = scenarios.load(path, oracle_root)
     st = Stream(sc.name)
     for kind, step, now in scenarios.writes_and_queries(sc, "memory_write_structured", "memory_search_structured"):
@@ -90,8 +91,7 @@ def load_stream(path: Path, oracle_root: Path | None = None) -> Stream:
             st.texts.append(step.raw_args["text"])
             st.ids.append(step.alias)
             st.times.append(now)
-            listed = (step.raw_args.get("metadata") or {}).get("files_changed")   # the lexical layer's rule
-            st.commits.append(isinstance(listed, list) and bool(listed) and all(isinstance(f, str) for f in listed))
+            st.commits.append(bool(recorded_files(step.raw_args.get("metadata"))))   # the lexical layer's rule
     from reference.embed import HashingEmbedder
     emb = HashingEmbedder()
     st.vectors = emb.embed(st.texts)

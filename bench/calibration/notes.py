@@ -21,6 +21,7 @@ they were. Only calibration scenarios are read; nothing is written (the choice i
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 from statistics import fmean
 
@@ -37,8 +38,7 @@ def score(cached: list, params, every_memory_a_note: bool = False) -> list[float
     `lexical.fused_ndcg` scores them; `every_memory_a_note` treats commits as notes too."""
     if not every_memory_a_note:
         return lexical.fused_ndcg(cached, params)[1]
-    as_notes = [([lexical.Parts(q.first, q.shared, q.named, q.ticks, q.alive, q.grades, np.zeros_like(q.alive))
-                  for q in queries], ids) for queries, ids in cached]
+    as_notes = [([replace(q, commits=np.zeros_like(q.alive)) for q in queries], ids) for queries, ids in cached]
     return lexical.fused_ndcg(as_notes, params)[1]
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -59,7 +59,7 @@ class LexicalLayer:
         self._hash_row: dict[int, int] = {}            # memory key hash -> row
         self._masks: dict[int, tuple[np.ndarray, int, np.ndarray]] = {}   # see allowed_rows
         self._lock = threading.RLock()
-        self._pending: list[tuple[str, int, str, tuple[str, ...], float, bool]] = []
+        self._pending: list[Indexed] = []
         self._deleted = 0          # deletes applied since `_rev`
         self._rev: int | None = None
         self._last_scores: tuple | None = None   # (key, scores) of the last `scores` call without a vector part
@@ -92,17 +92,17 @@ class LexicalLayer:
             elif self._rev is not None:
                 self._rev = None     # a delete of a memory the index never held: reconcile next time
 
-    def _add_many(self, entries: list[tuple[str, int, str, tuple[str, ...], float, bool]]) -> None:
-        """Index (id, key hash, text, files, time, commit) of each memory in order (`_entry`;
-        `LexicalIndex.add_many`), skipping ids indexed already (and an id's repeats in `entries`)."""
-        fresh: dict[str, tuple] = {}
+    def _add_many(self, entries: list[Indexed]) -> None:
+        """Index each memory in order (`LexicalIndex.add_many`), skipping ids indexed already (and an id's
+        repeats in `entries`)."""
+        fresh: dict[str, Indexed] = {}
         for entry in entries:
-            if entry[0] not in self.index.row_of:
-                fresh.setdefault(entry[0], entry)
+            if entry.id not in self.index.row_of:
+                fresh.setdefault(entry.id, entry)
         if not fresh:
             return
-        rows = self.index.add_many([(mid, text, time) for mid, _, text, _, time, _ in fresh.values()],
-                                   [commit for *_, commit in fresh.values()])
+        rows = self.index.add_many([(e.id, e.text, e.time) for e in fresh.values()],
+                                   [e.commit for e in fresh.values()])
         need = rows[-1] + 1
         if need > self._hashes.size:
             size = self._hashes.size
@@ -111,11 +111,11 @@ class LexicalLayer:
             grown = np.zeros(size, dtype=np.uint64)
             grown[: self._hashes.size] = self._hashes
             self._hashes = grown
-        for row, (_, key_hash, _, named, _, _) in zip(rows, fresh.values()):
-            self._files_of.append(named)
-            self.files.note(row, named, self.index.terms(row))
-            self._hashes[row] = key_hash
-            self._hash_row[int(key_hash)] = row
+        for row, e in zip(rows, fresh.values()):
+            self._files_of.append(e.files)
+            self.files.note(row, e.files, self.index.terms(row))
+            self._hashes[row] = e.key_hash
+            self._hash_row[int(e.key_hash)] = row
 
     def sync(self) -> LexicalIndex:
         """The index as of the last commit this connection sees (module docstring); returned for convenience."""
@@ -323,13 +323,30 @@ class LexicalLayer:
             return [(ids[r], s) for r, s in semantic_rerank(scores, candidates, cosines, weight, ids, top)[:k]]
 
 
-def _entry(entry: Any) -> tuple[str, int, str, tuple[str, ...], float, bool]:
-    """What the index keeps of a memory: (id, key hash, text, files, write time, commit).
+class Indexed(NamedTuple):
+    """What the index keeps of a memory (`_entry`)."""
 
-    Its files are its metadata's `files_changed` (project memory's commits record every one, `Justfile` and
-    `LICENSE` included), else the files its text names (`terms.file_names`); a memory that records them is a
-    commit (`LexicalIndex.commits`), any other a note."""
-    listed = (entry.metadata or {}).get("files_changed")
-    commit = isinstance(listed, list) and bool(listed) and all(isinstance(f, str) for f in listed)
-    files = tuple(dict.fromkeys(listed)) if commit else tuple(file_names(entry.text))
-    return entry.id, entry.key_hash, entry.text, files, entry.created_at, commit
+    id: str
+    key_hash: int
+    text: str
+    files: tuple[str, ...]   # the files it touched (`_entry`)
+    time: float              # its write time (the recency prior's clock)
+    commit: bool             # it records the files it changed (`LexicalIndex.commits`)
+
+
+def recorded_files(metadata: Any) -> tuple[str, ...]:
+    """The files a memory's metadata records as changed (`files_changed`, a non-empty list of paths, in order,
+    each once), or () when it records none: a memory that records them is a commit, any other a note."""
+    listed = (metadata or {}).get("files_changed")
+    if isinstance(listed, list) and listed and all(isinstance(f, str) for f in listed):
+        return tuple(dict.fromkeys(listed))
+    return ()
+
+
+def _entry(entry: Any) -> Indexed:
+    """What the index keeps of a memory. Its files are the ones its metadata records (`recorded_files`: project
+    memory's commits record every one, `Justfile` and `LICENSE` included), else the files its text names
+    (`terms.file_names`)."""
+    recorded = recorded_files(entry.metadata)
+    files = recorded or tuple(file_names(entry.text))
+    return Indexed(entry.id, entry.key_hash, entry.text, files, entry.created_at, bool(recorded))
