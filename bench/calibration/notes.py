@@ -16,7 +16,10 @@ than the scored `knowledge`, in no suite: scenarios/README.md), with:
 
 It then chooses `note_prior` on the notes alone (a gain of less than one query's share of the mean is a tie,
 and ties go to "sum", the seed's form) and prints the choice; the histories' column shows it leaves them as
-they were. Only calibration scenarios are read; nothing is written (the choice is copied into `params.py`).
+they were. `note_prior` is a constant of the lexical ranking that Memory Lane's ranker mode reads too (as it
+reads k1 and b; `reference/lane/hybrid.py`), so the stage also replays `knowledge-calibration` through the
+lane (`lane_on_notes`) and prints its figure under each value, for reference: the choice is not re-made on
+it. Only calibration scenarios are read; nothing is written (the choice is copied into `params.py`).
 """
 from __future__ import annotations
 
@@ -55,6 +58,26 @@ def rows(history: list, notes: list, params) -> list[tuple[str, float, float]]:
     return [(label, fmean(score(hc, p, every)), fmean(score(nc, p, every))) for label, p, every in settings]
 
 
+def lane_on_notes(notes_path: Path) -> dict[str, float]:
+    """Memory Lane's ranker mode (`reference:memory-lane`) on the notes scenario at `notes_path`: the mean
+    nDCG@10 of its `ranker` queries with `LANE`'s note prior set to each value, {"sum": ..., "first": ...}.
+    Each is a whole run of the scenario through the harness (`run_suite`, every step as a user's run takes it)."""
+    import tempfile
+    from bench.run import run_suite
+    from reference.lane import hybrid
+    sc = scenarios.load(notes_path)
+    committed, out = hybrid.LANE, {}
+    try:
+        for form in ("sum", "first"):
+            hybrid.LANE = committed.with_(note_prior=form)     # read by every LaneHybrid the run makes
+            with tempfile.TemporaryDirectory(prefix="calibrate-notes-") as tmp:
+                summary = run_suite("reference:memory-lane", [sc], Path(tmp)).scenarios[sc.name]
+            out[form] = float(summary["quality_by_category"]["ranker"]["ndcg@10"])
+    finally:
+        hybrid.LANE = committed
+    return out
+
+
 def choose(results: list[tuple[str, float, float]], queries: int) -> str:
     """The note prior the notes' column prefers by at least one query's share (1 / `queries`), else "sum"."""
     by = {label: n for label, _, n in results}
@@ -79,6 +102,9 @@ def run(folder: Path, notes_path: Path | None = None, out=sys.stdout) -> str:
     print(table(results), file=out)
     print(f"chose note_prior = {chosen!r} (on {NOTES}, {queries} queries: a tie is a gain under {1 / queries:.4f}; "
           f"committed: {TUNED.note_prior!r})", file=out)
+    lane = lane_on_notes(notes_path or scenarios_dir() / f"{NOTES}.jsonl")
+    print(f"Memory Lane's ranker mode on {NOTES} (it reads the same constant; for reference): note prior on the "
+          f"sum {lane['sum']:.4f}, on the first stage {lane['first']:.4f}", file=out)
     return chosen
 
 

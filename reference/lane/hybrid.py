@@ -17,7 +17,10 @@ The seed's steps, each kept:
    through the files the query names (`expansion.named_files`, weight as the
    lexical ranking's), plus `recency_weight` x the recency prior
    (`recency.recency_prior`, where the rest is positive: `ranking.with_prior`,
-   form "add"). `LANE` holds the weights, fitted on the calibration split (`python3 -m bench.calibration.lane`).
+   form "add"); for a note (a memory that records no changed files) the prior
+   scales its first stage instead, as in every lexical ranker (`ranking.fuse`,
+   `note_prior`). `LANE` holds the weights, fitted on the calibration split (`python3 -m bench.calibration.lane`;
+   `note_prior` is the lexical ranking's own, like k1 and b: `bench/calibration/notes.py`).
 3. **Floor.** A candidate with keyword or shared-file evidence passes; one
    found by the embedder alone must reach the seed's semantic floor (the
    entity floor inside an entity filter). As in search.py, an explicit
@@ -46,7 +49,7 @@ from reference.lane.search import LaneHit, LaneResult, LaneSearch
 from reference.lexical.expansion import entity_weights, named_files, spread
 from reference.lexical.layer import LexicalLayer
 from reference.lexical.params import TUNED, LexicalParams
-from reference.lexical.ranking import SAMPLE_STRIDE, first_stage, with_prior
+from reference.lexical.ranking import SAMPLE_STRIDE, first_stage, fuse
 from reference.lexical.recency import recency_prior
 
 # fitted by `python3 -m bench.calibration.lane` on the calibration split (it prints the grid and the choice);
@@ -63,7 +66,8 @@ class Features:
 
     `lexical`, `cosine`, `shared`, `named` are the lexical pipeline's normalised BM25, cosine, expansion and
     named-file expansion at those rows; `raw_cosine` the cosine itself (0 outside the vector pool); `n_rows`
-    the index's rows then and `ticks` their write-time ticks (the recency prior counts from the newest)."""
+    the index's rows then and `ticks` their write-time ticks (the recency prior counts from the newest);
+    `commits` whether each candidate is a commit (`LexicalIndex.commits`; None: all are)."""
 
     rows: np.ndarray
     lexical: np.ndarray
@@ -74,16 +78,18 @@ class Features:
     n_rows: int
     named: np.ndarray
     ticks: np.ndarray
+    commits: np.ndarray | None = None
 
     def relevance(self, p: LexicalParams, prior: np.ndarray | None = None) -> np.ndarray:
         """The lexical pipeline's score of each candidate under `p` (`ranking.fuse`, as `hybrid_scores`);
         `prior`: `recency_prior(n_rows, p.recency_scale, ticks)` when the caller keeps it (computed if None)."""
-        rel = self.lexical + p.vector_weight * self.cosine + p.expand_weight * self.shared + p.named_weight * self.named
+        at = None
         if p.recency_weight > 0.0:
             if prior is None:
                 prior = recency_prior(self.n_rows, p.recency_scale, self.ticks)
-            rel = with_prior(rel, prior[self.rows], p)
-        return rel
+            at = prior[self.rows]
+        return fuse(self.lexical + p.vector_weight * self.cosine, self.shared, self.named, at, p, in_place=True,
+                    commits=self.commits)
 
 
 class PriorCache:
@@ -180,10 +186,11 @@ def lane_features(layer: LexicalLayer, query: str, p: LexicalParams, allowed: np
         if erows.size:
             ok = mask.copy()
             ok[erows] = False
-        rest = _reachable(lex, ok, every, p, prior, depth)
+        rest = _reachable(lex, ok, every, p, prior, depth, index.commits()[:n])
         rows = _union(rest, extra[evident(extra)], erows)
     lexical, cos, shared_at, raw, entity, named_at = parts(rows)
-    return Features(rows, lexical, cos, shared_at, raw, entity, n, named_at, index.ticks()[:n])
+    return Features(rows, lexical, cos, shared_at, raw, entity, n, named_at, index.ticks()[:n],
+                    index.commits()[rows])
 
 
 def _placed(at: np.ndarray, rows: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -206,26 +213,31 @@ def _holders(index: Any, weights: dict[str, float], n: int) -> np.ndarray:
 
 
 def _reachable(lex: np.ndarray, ok: np.ndarray, every: bool, p: LexicalParams, prior: np.ndarray | None,
-               depth: int) -> np.ndarray:
+               depth: int, commits: np.ndarray | None = None) -> np.ndarray:
     """Rows of `ok` (bool by row; `every`: all rows are) that can be among the `depth` most relevant of them,
-    leaving aside the rows with a cosine, shared-file or named-file part (the caller adds those).
+    leaving aside the rows with a cosine, shared-file or named-file part (the caller adds those); `commits`
+    (bool by row; None: all) as `Features.commits`.
 
-    Outside those rows a row's relevance is `pre` = `with_prior(lex, prior, p)`, the same floats
-    `Features.relevance` computes (the other parts are 0.0 there and add nothing); inside them it is at least
-    `pre` (every part is >= 0, and either form of the prior keeps the order). The depth-th best `pre` of every
-    16th row of `ok`, t, is then at most the depth-th best relevance, so a row outside those rows with `pre`
-    below t is below the depth best and their ties: only rows with `pre` >= t are kept (every row with keyword
-    evidence when the sample holds fewer than `depth`). The prior is at most 1, so `pre` <= lex + recency_weight
-    added, lex x (1 + recency_weight) multiplied: only the rows whose `lex` passes that bound (with a margin
-    far above rounding) get their `pre` computed."""
+    Outside those rows a row's relevance is `pre` = `fuse(lex, None, None, prior, p, commits=commits)`, the same
+    floats `Features.relevance` computes (the other parts are 0.0 there and add nothing); inside them it is at
+    least `pre` (every part is >= 0, and each form of the prior, a note's included, keeps the order). The
+    depth-th best `pre` of every 16th row of `ok`, t, is then at most the depth-th best relevance, so a row
+    outside those rows with `pre` below t is below the depth best and their ties: only rows with `pre` >= t are
+    kept (every row with keyword evidence when the sample holds fewer than `depth`). The prior is at most 1 and
+    `lex` (BM25 over its best) at most 1, so `pre` <= lex + recency_weight added, lex x (1 + recency_weight)
+    multiplied, and a note's lex + recency_weight x lex is under both: only the rows whose `lex` passes that
+    bound (with a margin far above rounding) get their `pre` computed."""
     rw = p.recency_weight   # `prior` is given when rw > 0
     dom = None
     if not every and np.count_nonzero(ok) * _SPARSE < ok.size:      # a narrow filter: walk its rows
         dom = np.flatnonzero(ok)
         lex, prior, every = lex[dom], (prior[dom] if rw > 0.0 else None), True
+        commits = None if commits is None else commits[dom]
 
     def pre(at: Any) -> np.ndarray:
-        return with_prior(lex[at], prior[at], p) if rw > 0.0 else lex[at]
+        if rw <= 0.0:
+            return lex[at]
+        return fuse(lex[at], None, None, prior[at], p, commits=None if commits is None else commits[at])
 
     sample = pre(slice(None, None, SAMPLE_STRIDE))
     if not every:

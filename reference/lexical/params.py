@@ -17,9 +17,10 @@ from dataclasses import dataclass, replace
 # How the recency prior joins the rest of the score (`ranking.with_prior`): "multiply" is seed 001's decay,
 # score x (1 + recency_weight x prior); "add" is score + recency_weight x prior where the score is positive.
 RECENCY_FORMS = ("multiply", "add")
-# What the multiplied prior scales for a note (a memory that does not record the files it changed; commits always
-# scale the whole score): "sum", the whole fused score as for commits (seed 001's decay of the final score), or
-# "first", the first stage alone, the expansion and named-file parts added undecayed (`ranking.fuse`).
+# What the prior scales for a note (a memory that does not record the files it changed; a commit's prior always
+# joins the whole score in `recency_form`): "sum", the whole fused score as for commits (seed 001's decay of the
+# final score), or "first", the first stage alone, the expansion and named-file parts added undecayed, in either
+# form (`ranking.fuse`).
 NOTE_PRIORS = ("sum", "first")
 
 
@@ -39,7 +40,7 @@ class LexicalParams:
     recency_weight: float = 0.0    # weight of the recency prior
     recency_scale: float = 50.0    # memories ago at which the prior has fallen to 1/e
     recency_form: str = "multiply"  # how the prior joins the score (ranking.with_prior): seed 001's x (1 + w x prior)
-    note_prior: str = "sum"        # what the multiplied prior scales for a note (NOTE_PRIORS)
+    note_prior: str = "sum"        # what the prior scales for a note (NOTE_PRIORS)
 
     def __post_init__(self) -> None:
         if self.recency_form not in RECENCY_FORMS:

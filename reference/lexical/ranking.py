@@ -18,8 +18,8 @@
    Either way it orders what was found; it never makes a memory that nothing
    matched a hit. With `note_prior` "first", a note (a memory that does not
    record the files it changed: `LexicalIndex.commits`) has only its first
-   stage scaled (score + weight x prior x first stage), the expansion and
-   named-file parts undecayed: over
+   stage scaled (score + weight x prior x first stage, in either form), the
+   expansion and named-file parts undecayed: over
    a store of short notes those parts are nearly equal for every note of one
    feature, and scaled by the prior they let recency, not the match, decide
    (fitted on notes: `bench/calibration/notes.py`).
@@ -88,12 +88,12 @@ def fuse(first: np.ndarray, shared: np.ndarray | None, named: np.ndarray | None,
     `prior` may cover only the rows from `start` on (`recency_tail`: it is 0 before, where either form leaves
     the score as it is). With `in_place` the sums are made in `first` (a caller's fresh array); the floats are
     those of the copying form either way. `commits` (bool by row, `LexicalIndex.commits`; None: every row a
-    commit) scopes the multiplied prior by `params.note_prior` (module doc): a note's score is then the sum plus
-    recency_weight x prior x its first stage, where a commit's is the sum x (1 + recency_weight x prior).
+    commit) scopes the prior by `params.note_prior` (module doc): with "first" a note's score is the sum plus
+    recency_weight x prior x its first stage, in either `recency_form`, where a commit's is `with_prior` of the
+    sum (x (1 + recency_weight x prior) multiplied, + recency_weight x prior added).
     """
     notes = boost = None
-    if (prior is not None and commits is not None and params.note_prior == "first"
-            and params.recency_form == "multiply"):
+    if prior is not None and commits is not None and params.note_prior == "first":
         tail_notes = ~commits[start:]
         if tail_notes.any():
             # taken before `first` is summed into in place; a store of notes alone then needs no second

@@ -58,10 +58,14 @@ def test_the_forms_are_scored_differently_and_a_tie_between_them_goes_to_the_see
     texts = ["billing invoice rounding", "docs typo", "release notes", "auth token expiry", "onboarding token expiry"]
     st = _stream(texts, [(5, "auth token", {"m3": 1})])
     st.times = [3600.0 * i for i in range(5)]     # five moments
+    st.commits = [True] * 5     # the forms differ on commits (the histories the stage fits on)
     p = TUNED.with_(vector_weight=0.0, recency_weight=2.0, recency_scale=1.0)
     cached = [parts_of(st, p, moment=600.0)]
     assert fused_ndcg(cached, p.with_(recency_form="multiply"))[0] == 1.0
     assert fused_ndcg(cached, p.with_(recency_form="add"))[0] < 1.0
+    st.commits = [False] * 5    # a note's prior scales its first stage in either form (`note_prior` "first")
+    notes = [parts_of(st, p, moment=600.0)]
+    assert fused_ndcg(notes, p.with_(recency_form="add"))[0] == fused_ndcg(notes, p)[0] == 1.0
     out = io.StringIO()
     chosen = fit_fusion([st], p.with_(recency_form="add"), 1.0, out, moment=600.0)   # every gain a tie
     assert chosen.recency_form == "multiply" and "## recency form" in out.getvalue()

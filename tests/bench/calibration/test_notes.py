@@ -53,3 +53,12 @@ def test_run_prints_each_setting_and_chooses_the_committed_value(stream, tmp_pat
     text = out.getvalue()
     assert text.count("\n| ") == 2 + len(notes.EVERY_MEMORY_WEIGHTS) + 1   # the rows and the header's rule
     assert "chose note_prior = 'first'" in text and "| no recency prior |" in text
+    assert "Memory Lane's ranker mode on knowledge-calibration" in text
+
+
+def test_memory_lane_is_run_under_each_note_prior_and_its_weights_are_restored():
+    from reference.lane import hybrid
+    committed = hybrid.LANE
+    got = notes.lane_on_notes(scenarios_dir() / f"{notes.NOTES}.jsonl")
+    assert set(got) == {"sum", "first"} and got["sum"] != got["first"]     # the notes' prior moves the lane
+    assert all(0.0 < v <= 1.0 for v in got.values()) and hybrid.LANE is committed

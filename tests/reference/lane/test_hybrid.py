@@ -65,6 +65,27 @@ def test_the_recency_prior_orders_equal_texts_newest_first(store):
     assert lane.search("flaky retry upload", top_k=2).ids == sorted([new, old])   # no prior: a tie, by id
 
 
+@pytest.mark.parametrize("commit", [False, True])
+def test_among_one_features_notes_the_match_wins_over_the_newest(store, commit):
+    """Notes (no `files_changed`) of one feature all name its file, so the expansion parts are alike for all of
+    them: with the prior joined to the whole sum the newest note leads, with the lexical ranking's `note_prior`
+    (the prior scales a note's first stage) the note the question is about. Commits keep the whole-sum prior."""
+    feature = "src/features/billing/stripe_webhook.ts"
+    texts = [f"Fixed a duplicate charge in stripeWebhook.handle() ({feature}): the webhook was delivered twice.",
+             *(f"Unrelated note {i} about the release process" for i in range(30)),
+             f"Billing: the webhook signature tolerance is 300 seconds, set in {feature}.",
+             f"Billing: we raised the webhook signature tolerance after the incident; {feature} reads it."]
+    ids = []
+    for text in texts:
+        store.clock.advance(3600)    # one write moment each (`MOMENT`): each note a tick older than the next
+        ids.append(store.write_memory(text, metadata={"files_changed": [feature]} if commit else None).id)
+    lane = MemoryLane.for_store(store)
+    question = "what caused the duplicate charge in billing?"
+    assert LANE.note_prior == "first" and lane.search(question, top_k=3).ids[0] == ids[-1 if commit else 0]
+    lane.hybrid.params = LANE.with_(note_prior="sum")
+    assert lane.search(question, top_k=3).ids[0] == ids[-1]
+
+
 def test_working_paths_put_the_memories_that_touched_them_first(store):
     near = _write(store, "small tweak", files=["src/auth/session.py"])
     far = [_write(store, f"session cookie tweak number {i}", files=[f"web/v{i}.py"]) for i in range(12)]

@@ -12,7 +12,7 @@ from reference.lane import MemoryLane
 from reference.lane import hybrid
 from reference.lane.hybrid import LANE, LaneHybrid, _best, _reachable
 from reference.lane.taxonomy import MemoryType
-from reference.lexical.ranking import with_prior
+from reference.lexical.ranking import fuse
 from reference.lexical.recency import recency_prior
 from reference.store import MemoryStore
 
@@ -112,15 +112,16 @@ def test_reachable_keeps_every_row_of_the_depth_best_and_their_ties(seed):
     lex = np.where(rng.random(n) < 0.6, np.round(rng.random(n), 2), 0.0)   # two decimals: many ties
     ticks = np.cumsum(rng.random(n) < 0.2)
     ok = rng.random(n) < (0.9 if seed % 2 else 0.05)   # a dense mask, or a narrow one (walked by its rows)
+    commits = [None, np.zeros(n, dtype=bool), rng.random(n) < 0.5][seed % 3]   # commits, notes, or both
     for rw, scale, form in ((LANE.recency_weight, LANE.recency_scale, "add"), (0.0, 1.0, "add"),
                             (3.0, 500.0, "add"), (0.7, 20.0, "multiply"), (3.0, 500.0, "multiply")):
         p = LANE.with_(recency_weight=rw, recency_scale=scale, recency_form=form)
         prior = recency_prior(n, scale, ticks) if rw > 0.0 else None
-        rel = with_prior(lex, prior, p) if rw > 0.0 else lex
+        rel = fuse(lex, None, None, prior, p, commits=commits) if rw > 0.0 else lex
         for depth in (1, 7, 50):
             everyone = np.flatnonzero(ok & (lex > 0))
             want = everyone[_best(rel[everyone], np.arange(everyone.size), depth)]
-            kept = _reachable(lex, ok, False, p, prior, depth)
+            kept = _reachable(lex, ok, False, p, prior, depth, commits)
             assert np.all(ok[kept] & (lex[kept] > 0))
             got = kept[_best(rel[kept], np.arange(kept.size), depth)]
             assert np.array_equal(np.sort(got), np.sort(want))

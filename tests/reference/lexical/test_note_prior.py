@@ -1,5 +1,5 @@
 """Commits and notes: the index keeps which memories record their changed files, and `note_prior` scopes the
-multiplied recency prior of a note to its first stage (reference/lexical/ranking.py)."""
+recency prior of a note to its first stage (reference/lexical/ranking.py)."""
 from __future__ import annotations
 
 import numpy as np
@@ -67,6 +67,22 @@ def test_a_notes_prior_scales_its_first_stage_and_a_commits_its_whole_score():
     start = 25
     tail = fuse(first, shared, named, prior[start:], p, start=start, commits=commits)
     assert np.array_equal(tail[start:], got[start:])
+
+
+def test_with_the_added_prior_a_note_still_scales_its_first_stage():
+    """Memory Lane and project memory add the prior; a note's is the same first-stage boost in either form."""
+    rng = np.random.default_rng(11)
+    first, shared = rng.random(40), rng.random(40)
+    first[::5] = 0.0      # a note found by the expansion alone gets no boost
+    commits = rng.random(40) < 0.5
+    p = TUNED.with_(recency_form="add", recency_weight=1.2, note_prior="first")
+    prior = recency_prior(40, p.recency_scale, np.arange(40))
+    summed = first + p.expand_weight * shared
+    got = fuse(first, shared, None, prior, p, commits=commits)
+    assert np.array_equal(got[commits], (summed + p.recency_weight * prior * (summed > 0))[commits])
+    assert np.array_equal(got[~commits], (summed + (p.recency_weight * prior) * first)[~commits])
+    assert np.array_equal(fuse(first, shared, None, prior, p.with_(note_prior="sum"), commits=commits),
+                          with_prior(summed, prior, p))
 
 
 def test_among_one_features_notes_the_match_wins_over_the_newest():
