@@ -14,7 +14,8 @@ Two parts of README.md are generated, each between a pair of markers (`<!-- figu
     python3 -m bench.report.readme_figures --keep RUN_DIR    # make RUN_DIR (a default-suite run of
                                                              # `reference`) the README's reference run, then --write
     python3 -m bench.report.readme_figures --side-by-side DIR   # make DIR (a `compare` output folder) the
-                                                                # README's side-by-side run, then --write
+                                                                # README's side-by-side run (its
+                                                                # side_by_side.json and comparison.md), then --write
 
 `tests/docs` runs the check, so a README figure that its file does not hold fails the tests.
 """
@@ -29,6 +30,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 SIDE_BY_SIDE = Path("reports/readme/side_by_side.json")
+COMPARISON = Path("reports/readme/comparison.md")    # that run's paired tests, kept beside it
 REFERENCE_RUN = Path("reports/readme/reference/run.json")
 TASKS = ("blame", "history", "files", "branches")
 DATA = ("sqlite-utils", "httpx", "attrs")
@@ -131,7 +133,8 @@ def keep(run_dir: Path, root: Path = ROOT) -> Path:
 
 
 def keep_side_by_side(compare_dir: Path, root: Path = ROOT) -> Path:
-    """Copy a `compare` run's side_by_side.json (with the run folder it came from) to reports/readme/."""
+    """Copy a `compare` run's side_by_side.json (with the run folder it came from) to reports/readme/, and its
+    comparison.md (the paired tests the README's reading of the table cites) when the run wrote one."""
     doc = json.loads((compare_dir / "side_by_side.json").read_text(encoding="utf-8"))
     missing = [k for k in ("command", "commit", "date", "machine", "minutes", "rows") if k not in doc]
     if missing:
@@ -145,6 +148,11 @@ def keep_side_by_side(compare_dir: Path, root: Path = ROOT) -> Path:
     dest = root / SIDE_BY_SIDE
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    tests = compare_dir / "comparison.md"
+    if tests.is_file():   # a run without one leaves no stale copy of another run's tests
+        (root / COMPARISON).write_bytes(tests.read_bytes())
+    else:
+        (root / COMPARISON).unlink(missing_ok=True)
     return dest
 
 
