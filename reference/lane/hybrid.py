@@ -224,9 +224,9 @@ def _reachable(lex: np.ndarray, ok: np.ndarray, every: bool, p: LexicalParams, p
     depth-th best `pre` of every 16th row of `ok`, t, is then at most the depth-th best relevance, so a row
     outside those rows with `pre` below t is below the depth best and their ties: only rows with `pre` >= t are
     kept (every row with keyword evidence when the sample holds fewer than `depth`). The prior is at most 1 and
-    `lex` (BM25 over its best) at most 1, so `pre` <= lex + recency_weight added, lex x (1 + recency_weight)
-    multiplied, and a note's lex + recency_weight x lex is under both: only the rows whose `lex` passes that
-    bound (with a margin far above rounding) get their `pre` computed."""
+    `lex` (BM25 over its best) at most 1, so `pre` <= lex + recency_weight for a commit's added prior and
+    lex x (1 + recency_weight) for the multiplied one and for a note's (lex + recency_weight x prior x lex): only
+    the rows whose `lex` passes their bound (with a margin far above rounding) get their `pre` computed."""
     rw = p.recency_weight   # `prior` is given when rw > 0
     dom = None
     if not every and np.count_nonzero(ok) * _SPARSE < ok.size:      # a narrow filter: walk its rows
@@ -246,10 +246,18 @@ def _reachable(lex: np.ndarray, ok: np.ndarray, every: bool, p: LexicalParams, p
     t = np.partition(sample, sample.size - depth)[sample.size - depth] if sample.size >= depth else None
     if t is None:
         hit = lex > 0.0
-    elif rw > 0.0 and p.recency_form == "multiply":
-        hit = lex >= t / (1.0 + rw) * (1.0 - 1e-9)
     else:
-        hit = lex >= (t - rw) - 1e-9 * (t + rw)
+        scaled = lex >= t / (1.0 + rw) * (1.0 - 1e-9)     # pre <= lex x (1 + rw): multiplied, and a note's
+        if rw > 0.0 and p.recency_form == "add":          # a commit's added prior: pre <= lex + rw
+            noted = None if p.note_prior != "first" or commits is None else ~commits
+            if noted is None or not noted.any():
+                hit = lex >= (t - rw) - 1e-9 * (t + rw)
+            elif not noted.all():
+                hit = np.where(noted, scaled, lex >= (t - rw) - 1e-9 * (t + rw))
+            else:
+                hit = scaled      # every row a note: the tighter bound alone (far fewer rows get a `pre`)
+        else:
+            hit = scaled
     rows = np.flatnonzero(hit if every else hit & ok)
     if t is not None:
         rows = rows[pre(rows) >= t]
