@@ -15,6 +15,14 @@ def stream():
     return lexical.load_stream(scenarios_dir() / f"{notes.NOTES}.jsonl")
 
 
+@pytest.fixture(scope="module")
+def lane_runs():
+    """`lane_on_notes` once (two runs of the scenario through the harness) and the `LANE` it started with."""
+    from reference.lane import hybrid
+    committed = hybrid.LANE
+    return notes.lane_on_notes(scenarios_dir() / f"{notes.NOTES}.jsonl"), committed
+
+
 def test_the_notes_instance_is_a_calibration_scenario_in_no_suite():
     assert notes.NOTES.endswith("-calibration")
     assert all(notes.NOTES not in names for names in suites().values())
@@ -46,8 +54,9 @@ def test_the_choice_needs_a_gain_of_one_querys_share():
     assert notes.choose(results(0.80, 0.70), 32) == "sum"
 
 
-def test_run_prints_each_setting_and_chooses_the_committed_value(stream, tmp_path, monkeypatch):
+def test_run_prints_each_setting_and_chooses_the_committed_value(stream, lane_runs, tmp_path, monkeypatch):
     monkeypatch.setattr(lexical, "streams_from", lambda folder: [stream])   # any stream stands in for the histories
+    monkeypatch.setattr(notes, "lane_on_notes", lambda path: lane_runs[0])  # run once, by the fixture
     out = io.StringIO()
     assert notes.run(tmp_path, out=out) == TUNED.note_prior == "first"
     text = out.getvalue()
@@ -56,9 +65,8 @@ def test_run_prints_each_setting_and_chooses_the_committed_value(stream, tmp_pat
     assert "Memory Lane's ranker mode on knowledge-calibration" in text
 
 
-def test_memory_lane_is_run_under_each_note_prior_and_its_weights_are_restored():
+def test_memory_lane_is_run_under_each_note_prior_and_its_weights_are_restored(lane_runs):
     from reference.lane import hybrid
-    committed = hybrid.LANE
-    got = notes.lane_on_notes(scenarios_dir() / f"{notes.NOTES}.jsonl")
+    got, committed = lane_runs
     assert set(got) == {"sum", "first"} and got["sum"] != got["first"]     # the notes' prior moves the lane
     assert all(0.0 < v <= 1.0 for v in got.values()) and hybrid.LANE is committed
