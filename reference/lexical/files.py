@@ -18,7 +18,8 @@ A file's score (`FileParams`, fitted on the files task's calibration split):
   -inf there) make the documents;
 - recency: + `recency_weight` x exp(-write moments since the file was last touched / `recency_scale`).
 Only files with history, path or text evidence are ranked; ties by path. The path index and the last
-touches hold every memory noted (a removed memory or one a branch filter leaves out still counts there).
+touches hold every memory noted (a removed memory or one a branch filter leaves out still counts there), each
+with the files it was last noted with (`FileIndex.refile`).
 """
 from __future__ import annotations
 
@@ -67,6 +68,42 @@ class FileIndex:
             self._flat.extend(self.paths.row_of[f] for f in files)
             self._nterms.append(len(terms))
             self._ptr.append(len(self._flat))
+
+    def refile(self, row: int, files: tuple[str, ...] | list[str]) -> None:
+        """Memory `row` (noted) touches `files` now instead of what it was noted with (its metadata changed: a
+        note bound to the commit that landed records the commit's files): its entries replaced, and the index
+        left as if the row had been noted with `files` from the start: a file no noted row touches any more
+        leaves the path index, and each dropped file's last touch is the last other row that touches it.
+
+        Costs a pass over every entry (the later rows' entry offsets move, the kept arrays are rebuilt on the
+        next search): metadata updates are rare beside searches."""
+        if not 0 <= row < len(self._nterms):
+            raise IndexError(f"file index: row {row} was never noted ({len(self._nterms)} rows)")
+        start, end = self._ptr[row], self._ptr[row + 1]
+        old = set(self._flat[start:end])
+        for f in files:
+            if f not in self.paths.row_of:
+                self.paths.add(f, f)
+            self.last[f] = max(row, self.last.get(f, row))
+        new = [self.paths.row_of[f] for f in files]
+        self._flat[start:end] = new
+        if len(new) != end - start:
+            shift = len(new) - (end - start)
+            self._ptr[row + 1:] = [p + shift for p in self._ptr[row + 1:]]
+        # the kept arrays and documents describe the old entries: rebuilt from the lists on the next call
+        self._arrays = (np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(0))
+        self._vis, self._length, self._count = np.zeros(0, dtype=bool), np.zeros(0), np.zeros(0, dtype=np.int64)
+        dropped = old - set(new)
+        if dropped:
+            flat, ptr = np.asarray(self._flat, dtype=np.int64), np.asarray(self._ptr, dtype=np.int64)
+            for fid in sorted(dropped):
+                name = self.paths.ids[fid]
+                at = np.flatnonzero(flat == fid)
+                if at.size:     # the row holding its last entry (rows in order, so entries too)
+                    self.last[name] = int(np.searchsorted(ptr, at[-1], side="right")) - 1
+                else:
+                    self.paths.remove(name)
+                    del self.last[name]
 
     def _csr(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(file id of every entry, each row's first entry and one past the last row's, each row's term count)

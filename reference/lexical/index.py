@@ -232,6 +232,14 @@ class LexicalIndex:
         """Bool by row: the row's memory records the files it changed (module doc)."""
         return self._commits[: self.rows]
 
+    def set_commit(self, row: int, commit: bool) -> None:
+        """Mark row `row` a commit or a note (its memory's metadata changed: a note bound to the commit that
+        landed); the arrays `commits` handed out see it (views). A caller keeping answers derived from the
+        flags drops them."""
+        if not 0 <= row < self.rows:
+            raise IndexError(f"lexical index: no row {row} (rows 0..{self.rows - 1})")
+        self._commits[row] = bool(commit)
+
     def ticks(self) -> np.ndarray:
         """Int64 by row: the row's write-time tick (non-decreasing; module doc)."""
         return self._ticks[: self.rows]

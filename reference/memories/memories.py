@@ -57,6 +57,7 @@ class Memories:
         self.clock, self.redactor = clock, redactor
         self.filter_index = FilterIndex()
         self.filter_index.table = tracker.memories     # refuses filters while a row is damaged (issue 25)
+        self.update_listeners: list[Callable[[MemoryEntry], None]] = []   # MemoryStore.add_update_listener
 
     # -- writing -------------------------------------------------------------------
     def write(self, text: Any, task: Any = None, insights: Any = None, context: Any = None,
@@ -152,8 +153,11 @@ class Memories:
             ref = self.blob.append(memory_blob_record(entry))
             entry = replace(entry, blob_offset=ref.offset, blob_length=ref.length)
             self.tracker.memories.update_metadata(conn, entry.key_hash, meta, now, ref.offset, ref.length)
+            memory_revision.bump(conn, name=memory_revision.UPDATES)
             rev = memory_revision.bump(conn)
         self._note(entry, rev)
+        for fn in self.update_listeners:
+            fn(entry)
         return entry
 
     def delete(self, memory_id: str) -> bool:

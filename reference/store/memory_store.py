@@ -194,6 +194,12 @@ class MemoryStore:
         """Call `fn(memory_id)` after a memory is deleted, so layers drop what they derived from it."""
         self._delete_listeners.append(fn)
 
+    def add_update_listener(self, fn: Callable[[MemoryEntry], None]) -> None:
+        """Call `fn(entry)`, the memory as updated, after each metadata update of a memory, whoever makes it
+        (`update_metadata`, or a layer's own update such as Memory Lane's feedback), inside the caller's
+        transaction when one is open: a layer re-reads what it derived from the metadata."""
+        self.memories.update_listeners.append(fn)
+
     def update_metadata(self, memory_id: str, updates: dict[str, Any], *, replace: bool = False) -> MemoryEntry:
         """Merge (or with `replace`, swap in) metadata of an existing memory; `NotFound` if absent."""
         self._check_open()

@@ -3,6 +3,7 @@
     rev = bump(conn)        # inside the transaction that inserts, updates or deletes memories
     last = bump(conn, n)    # a batch of n memories: moved as n single writes would move it
     current(conn)           # the revision this connection sees
+    bump(conn, name=UPDATES); current(conn, UPDATES)   # a second counter, moved by metadata updates only
     with snapshot(conn):    # the revision and the reads after it, from one state of the table
 
 The store keeps in-memory indexes over the memories table (`FilterIndex`, `IdIndex`, the keyword
@@ -15,6 +16,11 @@ a whole-table scan per filtered search (60-90 ms at 5,000 memories). The revisio
 memories change, and an index that applied revision r's change knows it reflects r, whichever
 connection made it (`Reflected`).
 
+`UPDATES` counts metadata updates alone (each also moves the revision): an index that derives
+something from metadata and finds the revision moved by another process reads the stored rows'
+record offsets only when this counter moved too (the lexical layer: ~150 ms at 100k memories
+against ~70 for the ids alone).
+
 A change made to `tracker.db` by something other than this code (raw SQL) does not move the
 counter: the indexes follow changes made through the store, from any thread or process.
 """
@@ -25,19 +31,20 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 NAME = "rev:memories"
+UPDATES = "rev:memories:updates"
 
 
-def bump(conn: sqlite3.Connection, by: int = 1) -> int:
-    """Move the revision on by `by` (a batch: one per memory, so a batch stores what the same writes one
-    by one store) in the caller's transaction; the new revision."""
+def bump(conn: sqlite3.Connection, by: int = 1, name: str = NAME) -> int:
+    """Move the revision (or the counter `name`) on by `by` (a batch: one per memory, so a batch stores
+    what the same writes one by one store) in the caller's transaction; the new value."""
     row = conn.execute("INSERT INTO meta(name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE "
-                       "SET value = CAST(value AS INTEGER) + ? RETURNING value", (NAME, str(by), by)).fetchone()
+                       "SET value = CAST(value AS INTEGER) + ? RETURNING value", (name, str(by), by)).fetchone()
     return int(row[0])
 
 
-def current(conn: sqlite3.Connection) -> int:
-    """The revision this connection sees (0 before the first change)."""
-    row = conn.execute("SELECT value FROM meta WHERE name = ?", (NAME,)).fetchone()
+def current(conn: sqlite3.Connection, name: str = NAME) -> int:
+    """The revision (or the counter `name`) this connection sees (0 before the first change)."""
+    row = conn.execute("SELECT value FROM meta WHERE name = ?", (name,)).fetchone()
     return int(row[0]) if row else 0
 
 

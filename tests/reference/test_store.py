@@ -341,3 +341,26 @@ def test_list_bounds_are_validation_errors_not_overflows(store, kwargs):
 
     with pytest.raises(InvalidArgument, match=next(iter(kwargs))):
         store.list_memories(**kwargs)
+
+
+def test_update_listeners_hear_every_metadata_update_with_the_memory_as_updated(tmp_path):
+    """`add_update_listener`: the store's `update_metadata` and a layer's own update (Memory Lane's feedback) alike;
+    an update that fails validation calls nothing; the updates counter moves with each (memory_revision.UPDATES)."""
+    from reference.lane import MemoryLane
+    from reference.tracker import memory_revision
+
+    with MemoryStore.open(tmp_path, clock=LogicalClock(1.0)) as store:
+        heard = []
+        store.add_update_listener(lambda e: heard.append((e.id, dict(e.metadata))))
+        a = store.write_memory("placeholder: csv import", metadata={"placeholder": True})
+        assert heard == []                                       # a write is not an update
+        store.update_metadata(a.id, {"placeholder": False, "files_changed": ["cli.py"]})
+        assert heard == [(a.id, {"placeholder": False, "files_changed": ["cli.py"]})]
+        with pytest.raises(InvalidMemory):
+            store.update_metadata(a.id, {"bad": object()})
+        assert len(heard) == 1
+        lane = MemoryLane.for_store(store)
+        b = lane.store("roll back by re-pointing the symlink", memory_type="learning")
+        lane.feedback(b.id, "helpful")
+        assert heard[-1][0] == b.id and heard[-1][1]["feedback_count"] == 1
+        assert memory_revision.current(store.tracker.conn(), memory_revision.UPDATES) == 2

@@ -3,11 +3,13 @@
 The fast path gathers each query term's visible rows' entries by row slice and keeps the documents' lengths
 between calls, moved by the rows whose visibility changed; the plain computation below recounts every file's
 document from the memories in Python. Checked float for float over random indexes with writes, removals,
-rows never noted and partial `visible` masks, across several calls on one index (the kept lengths).
+rows never noted, rows re-filed with other files (`FileIndex.refile`) and partial `visible` masks, across several
+calls on one index (the kept lengths); the path index and last touches are checked against the same definition.
 """
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -53,6 +55,8 @@ _MEMORY = st.tuples(st.lists(st.sampled_from(WORDS), min_size=0, max_size=6),
                     st.lists(st.sampled_from(FILES), max_size=3, unique=True), st.booleans())
 _STEP = st.one_of(st.tuples(st.just("add"), _MEMORY),
                   st.tuples(st.just("remove"), st.integers(0, 40)),
+                  st.tuples(st.just("refile"), st.integers(0, 40), st.lists(st.sampled_from(FILES), max_size=3,
+                                                                            unique=True)),
                   st.tuples(st.just("query"), st.lists(st.sampled_from(WORDS + ["unknown"]), min_size=1, max_size=4),
                             st.sampled_from(["all", "alive", "random", "short"]), st.randoms()))
 
@@ -73,6 +77,12 @@ def test_text_scores_is_the_plain_definition(steps, params):
         elif step[0] == "remove":
             if index.rows:
                 index.remove(f"m{step[1] % index.rows}")
+        elif step[0] == "refile":
+            noted = sorted(touched)
+            if noted:
+                row = noted[step[1] % len(noted)]
+                files.refile(row, step[2])
+                touched[row] = step[2]
         else:
             _, words, mask, rnd = step
             visible = index.alive().copy()
@@ -85,8 +95,41 @@ def test_text_scores_is_the_plain_definition(steps, params):
             query = " ".join(words)
             got = files.text_scores(index, query, visible, k1, b)
             assert got == _plain(index, touched, query, visible, k1, b)
+            _same_paths(files, touched, query)
             queried += 1
     assert queried >= 1
+
+
+def _same_paths(files: FileIndex, touched: dict[int, list[str]], query: str) -> None:
+    """The path index holds the files some noted row touches now, and each file's last touch is the last such row:
+    what noting every row with its current files from the start gives."""
+    last = {f: r for r in sorted(touched) for f in touched[r]}
+    assert files.last == last
+    assert set(files.paths.row_of) == set(last)
+    fresh = LexicalIndex()
+    for f in sorted(last):
+        fresh.add(f, f)
+    got, want = files.paths.bm25(query, 1.2, 0.75), fresh.bm25(query, 1.2, 0.75)
+    assert {files.paths.ids[r]: s for r, s in enumerate(got.tolist()) if s > 0} == \
+        {fresh.ids[r]: s for r, s in enumerate(want.tolist()) if s > 0}
+
+
+def test_refile_moves_a_rows_files_and_drops_a_file_nothing_touches():
+    """A note bound to a commit: row 1's files become the commit's; `c.py` is left to no row, `b.py` to row 0."""
+    index, files = LexicalIndex(), FileIndex()
+    for mid, text, touched in [("m0", "csv export", ["b.py"]), ("m1", "csv import fix", ["b.py", "c.py"]),
+                               ("m2", "parser", ["a.py"])]:
+        row = index.add(mid, text)
+        files.note(row, touched, index.terms(row))
+    assert files.text_scores(index, "csv", np.ones(3, dtype=bool), 1.2, 0.75).keys() == {"b.py", "c.py"}
+    files.refile(1, ["a.py", "d.py"])
+    assert files.last == {"b.py": 0, "a.py": 2, "d.py": 1}
+    assert set(files.paths.row_of) == {"a.py", "b.py", "d.py"}
+    assert files.text_scores(index, "csv", np.ones(3, dtype=bool), 1.2, 0.75).keys() == {"a.py", "b.py", "d.py"}
+    files.note(3, ["c.py"], ("x",))             # a file dropped from the path index comes back when touched again
+    assert files.last["c.py"] == 3 and "c.py" in files.paths.row_of
+    with pytest.raises(IndexError, match="row 9 was never noted"):
+        files.refile(9, ["a.py"])
 
 
 def test_text_scores_by_hand_after_a_mask_change_and_back():

@@ -7,7 +7,7 @@ import pytest
 from reference.clock import LogicalClock
 from reference.lexical.index import LexicalIndex
 from reference.lexical.layer import LexicalLayer
-from reference.lexical.params import TUNED
+from reference.lexical.params import FILES_TUNED, TUNED
 from reference.store import MemoryStore
 
 
@@ -124,4 +124,60 @@ def test_vector_gives_the_vector_caches_top_k_as_index_rows(tmp_path):
                       dtype=np.uint64)
     rows, scores = layer.rows_of(keys, np.asarray([0.5, 0.4, 0.25], dtype=np.float32))
     assert rows.tolist() == [3, 5] and scores.tolist() == [0.5, 0.25]
+    store.close()
+
+
+def test_a_note_bound_to_its_commit_is_refiled_as_a_rebuilt_index_reads_it(tmp_path, monkeypatch):
+    """Project memory binds a session's placeholder note to the commit that landed (`files_changed` added): the live
+    index re-files it as a commit with the commit's files, so its answers are a reopened store's (issue 27). An
+    update through this store is applied from its listener (no reconcile); another process's, by the reconcile."""
+    clock = LogicalClock(1_700_000_000.0)
+    store = MemoryStore.open(tmp_path, clock=clock)
+    layer = LexicalLayer.for_store(store)
+    store.write_memory("csv import: parse the header row", metadata={"files_changed": ["sqlite_utils/cli.py"]})
+    clock.advance(3_600)
+    note = store.write_memory("placeholder: fix the csv import of quoted headers in docs/cli.rst")
+    other_note = store.write_memory("placeholder: csv headers with spaces")
+    clock.advance(3_600)
+    store.write_memory("json export streams rows", metadata={"files_changed": ["sqlite_utils/db.py"]})
+    params = TUNED.with_(vector_weight=0.0)
+    before = layer.ranked("csv import headers", params, 10)     # kept as the last answer for this query
+    assert layer._files_of[layer.index.row_of[note.id]] == ("docs/cli.rst",)
+
+    with monkeypatch.context() as m:
+        m.setattr(layer, "_reconcile", lambda conn: pytest.fail("an update through the store reconciled"))
+        with pytest.raises(RuntimeError):         # an update rolled back changes nothing
+            with store.tracker.tx():
+                store.update_metadata(note.id, {"files_changed": ["setup.py"]})
+                raise RuntimeError("rolled back")
+        assert layer.ranked("csv import headers", params, 10) == before
+        store.update_metadata(note.id, {"files_changed": ["sqlite_utils/cli.py", "tests/test_cli.py"]})
+        store.update_metadata(note.id, {"feedback_score": 1.2})    # moves the record again; the files stay
+        after = layer.ranked("csv import headers", params, 10)
+    row = layer.index.row_of[note.id]
+    assert layer.index.commits()[row] and layer._files_of[row] == ("sqlite_utils/cli.py", "tests/test_cli.py")
+    assert "docs/cli.rst" not in layer.files.paths.row_of      # no memory touches it any more
+    assert after != before
+
+    # another process: its write alone is reconciled by id; its update, by the rows' record offsets too
+    reconciles = []
+    real = layer._reconcile
+    monkeypatch.setattr(layer, "_reconcile", lambda conn, updated: reconciles.append(updated) or real(conn, updated))
+    elsewhere = MemoryStore.open(tmp_path, clock=clock)
+    clock.advance(3_600)
+    elsewhere.write_memory("unrelated: docs build")
+    layer.sync()
+    elsewhere.update_metadata(other_note.id, {"files_changed": ["sqlite_utils/utils.py"]})
+    elsewhere.close()
+    after = layer.ranked("csv import headers", params, 10)
+    assert reconciles == [False, True]
+    assert layer._files_of[layer.index.row_of[other_note.id]] == ("sqlite_utils/utils.py",)
+
+    reopened = MemoryStore.open(tmp_path, clock=clock)
+    rebuilt = LexicalLayer.for_store(reopened)
+    assert after == rebuilt.ranked("csv import headers", params, 10)
+    assert layer.locate("csv import headers", params, FILES_TUNED, 10) == \
+        rebuilt.locate("csv import headers", params, FILES_TUNED, 10)
+    assert layer.index.commits().tolist() == rebuilt.index.commits().tolist() == [True] * 4 + [False]
+    reopened.close()
     store.close()
