@@ -20,10 +20,10 @@ to the commit that landed, `files_changed` added, becomes a commit with the comm
 `LexicalIndex.set_commit`, `FileIndex.refile`), as an index rebuilt from the stored rows would read it.
 Any other move (another process's write, delete or update) is reconciled by id:
 memories no longer stored leave the index, memories it lacks are read and
-added, and memories whose row points at another blob record than the one indexed (an update
-appends a record and repoints the row) are read again and re-filed (~130 ms at 100k memories, against
-~70 for the ids alone; the updates made through this store skip it). Inside an open transaction the
-index answers as of the last commit it applied.
+added, and, when the updates counter (`memory_revision.UPDATES`) moved, memories whose row points at
+another blob record than the one indexed (an update appends a record and repoints the row) are read
+again and re-filed (a reconcile at 100k memories: ~140-150 ms with the offsets, ~80-100 with the ids
+alone; README.md). Inside an open transaction the index answers as of the last commit it applied.
 """
 from __future__ import annotations
 

@@ -18,8 +18,8 @@ connection made it (`Reflected`).
 
 `UPDATES` counts metadata updates alone (each also moves the revision): an index that derives
 something from metadata and finds the revision moved by another process reads the stored rows'
-record offsets only when this counter moved too (the lexical layer: ~150 ms at 100k memories
-against ~70 for the ids alone).
+record offsets only when this counter moved too (the lexical layer at 100k memories: ~140-150 ms
+with the offsets, ~80-100 with the ids alone).
 
 A change made to `tracker.db` by something other than this code (raw SQL) does not move the
 counter: the indexes follow changes made through the store, from any thread or process.
