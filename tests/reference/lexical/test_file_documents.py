@@ -114,13 +114,18 @@ def _same_paths(files: FileIndex, touched: dict[int, list[str]], query: str) -> 
         {fresh.ids[r]: s for r, s in enumerate(want.tolist()) if s > 0}
 
 
+def _noted(memories: list[tuple[str, list[str]]]) -> tuple[LexicalIndex, FileIndex]:
+    """An index of (text, files touched) memories, ids m0, m1, ..., each noted in the file index."""
+    index, files = LexicalIndex(), FileIndex()
+    for i, (text, touched) in enumerate(memories):
+        row = index.add(f"m{i}", text)
+        files.note(row, touched, index.terms(row))
+    return index, files
+
+
 def test_refile_moves_a_rows_files_and_drops_a_file_nothing_touches():
     """A note bound to a commit: row 1's files become the commit's; `c.py` is left to no row, `b.py` to row 0."""
-    index, files = LexicalIndex(), FileIndex()
-    for mid, text, touched in [("m0", "csv export", ["b.py"]), ("m1", "csv import fix", ["b.py", "c.py"]),
-                               ("m2", "parser", ["a.py"])]:
-        row = index.add(mid, text)
-        files.note(row, touched, index.terms(row))
+    index, files = _noted([("csv export", ["b.py"]), ("csv import fix", ["b.py", "c.py"]), ("parser", ["a.py"])])
     assert files.text_scores(index, "csv", np.ones(3, dtype=bool), 1.2, 0.75).keys() == {"b.py", "c.py"}
     files.refile(1, ["a.py", "d.py"])
     assert files.last == {"b.py": 0, "a.py": 2, "d.py": 1}
@@ -134,11 +139,7 @@ def test_refile_moves_a_rows_files_and_drops_a_file_nothing_touches():
 
 def test_text_scores_by_hand_after_a_mask_change_and_back():
     """Two files, three memories; the kept lengths follow a mask that hides a memory and then shows it again."""
-    index, files = LexicalIndex(), FileIndex()
-    for mid, text, touched in [("m0", "csv export", ["a.py"]), ("m1", "csv import fix", ["a.py", "b.py"]),
-                               ("m2", "parser", ["b.py"])]:
-        row = index.add(mid, text)
-        files.note(row, touched, index.terms(row))
+    index, files = _noted([("csv export", ["a.py"]), ("csv import fix", ["a.py", "b.py"]), ("parser", ["b.py"])])
     every = np.ones(3, dtype=bool)
     full = files.text_scores(index, "csv", every, 1.2, 0.75)
     # a.py: length 2 + 3, tf 2; b.py: length 3 + 1, tf 1; N 2, df 2; avg 4.5
