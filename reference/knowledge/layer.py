@@ -29,7 +29,8 @@ from reference.knowledge import backfill as bf
 from reference.knowledge import entity_table, relationship_table, temporal_table
 from reference.knowledge.arguments import check_limit, check_relation_type, check_search_args, learning_metadata
 from reference.knowledge.dates import parse_time_arg
-from reference.knowledge.decay import DAY
+from reference.knowledge.decay import DAY, importance_of
+from reference.knowledge.document_date import extract_document_date
 from reference.knowledge.derived_rows import drop
 from reference.knowledge.errors import KnowledgeError
 from reference.knowledge.extractor import EntityExtractor
@@ -84,6 +85,7 @@ class KnowledgeLayer:
             store.extensions[EXTENSION_KEY] = layer
             store.add_write_listener(layer.ingest, batch=layer._ingest_written)
             store.add_delete_listener(layer.forget)
+            store.add_update_listener(layer.restate)
             return layer
 
     # -- write path (live_ingest.py, single_ingest.py) ------------------------------
@@ -125,6 +127,14 @@ class KnowledgeLayer:
         if entries and self._backlog:
             self.backfill(limit=bf.PER_WRITE * len(entries), scan_cap=bf.PAGE)
         return rows
+
+    def restate(self, entry: MemoryEntry) -> bool:
+        """The update listener: a memory's temporal row as its metadata now gives it (`importance`, and the
+        document date a `source_path` names), as an ingest of the updated memory would store it; True if it
+        changed. Entities and relationships stay as ingested (README: metadata updates)."""
+        doc_date, source = extract_document_date(entry.text, entry.metadata, entry.created_at)
+        with self.store.tracker.tx() as conn:
+            return temporal_table.restate(conn, entry.id, doc_date, source, importance_of(entry.metadata))
 
     def forget(self, memory_id: str) -> None:
         """Drop everything derived from a deleted memory (mentions, orphaned entities, links, time, layer)."""

@@ -42,6 +42,21 @@ def insert_many(conn: sqlite3.Connection, rows: list[tuple[str, float | None, fl
                      "VALUES (?, ?, NULL, NULL)", layers)
 
 
+def restate(conn: sqlite3.Connection, document_id: str, document_date: float | None, date_source: str,
+            importance: float) -> bool:
+    """A memory's metadata changed: its document date, date source and importance as the new metadata gives them
+    (`relevance_now` reads them at every search; the stored score and layer follow at the next access or
+    `refresh`, as after any change of time). False when it has no row or they are unchanged (nothing written)."""
+    new = (to_text(document_date), date_source, importance)
+    row = conn.execute("SELECT document_date, date_source, importance FROM temporal_data WHERE document_id = ?",
+                       (document_id,)).fetchone()
+    if row is None or tuple(row) == new:
+        return False
+    conn.execute("UPDATE temporal_data SET document_date = ?, date_source = ?, importance = ? WHERE document_id = ?",
+                 (*new, document_id))
+    return True
+
+
 def get_many(conn: sqlite3.Connection, ids: list[str]) -> dict[str, Temporal]:
     out: dict[str, Temporal] = {}
     for i in range(0, len(ids), 500):

@@ -155,9 +155,9 @@ class Memories:
             self.tracker.memories.update_metadata(conn, entry.key_hash, meta, now, ref.offset, ref.length)
             memory_revision.bump(conn, name=memory_revision.UPDATES)
             rev = memory_revision.bump(conn)
+            for fn in self.update_listeners:   # inside the update's transaction: one that raises rolls it back
+                fn(entry)
         self._note(entry, rev)
-        for fn in self.update_listeners:
-            fn(entry)
         return entry
 
     def delete(self, memory_id: str) -> bool:

@@ -195,9 +195,10 @@ class MemoryStore:
         self._delete_listeners.append(fn)
 
     def add_update_listener(self, fn: Callable[[MemoryEntry], None]) -> None:
-        """Call `fn(entry)`, the memory as updated, after each metadata update of a memory, whoever makes it
-        (`update_metadata`, or a layer's own update such as Memory Lane's feedback), inside the caller's
-        transaction when one is open: a layer re-reads what it derived from the metadata."""
+        """Call `fn(entry)`, the memory as updated, for each metadata update of a memory, whoever makes it
+        (`update_metadata`, or a layer's own update such as Memory Lane's feedback), inside the update's
+        transaction (a listener that raises rolls the update back): a layer re-derives what it took from the
+        metadata."""
         self.memories.update_listeners.append(fn)
 
     def update_metadata(self, memory_id: str, updates: dict[str, Any], *, replace: bool = False) -> MemoryEntry:

@@ -364,3 +364,9 @@ def test_update_listeners_hear_every_metadata_update_with_the_memory_as_updated(
         lane.feedback(b.id, "helpful")
         assert heard[-1][0] == b.id and heard[-1][1]["feedback_count"] == 1
         assert memory_revision.current(store.tracker.conn(), memory_revision.UPDATES) == 2
+        # a listener runs inside the update's transaction: one that raises rolls the update back
+        store.add_update_listener(lambda e: (_ for _ in ()).throw(RuntimeError("boom")) if "boom" in e.metadata else 0)
+        rev = memory_revision.current(store.tracker.conn())
+        with pytest.raises(RuntimeError, match="boom"):
+            store.update_metadata(a.id, {"boom": 1})
+        assert "boom" not in store.get_memory(a.id).metadata and memory_revision.current(store.tracker.conn()) == rev

@@ -111,3 +111,19 @@ def test_reads_name_a_bad_memory_id(layer):
         with pytest.raises(InvalidKey, match="not a memory id"):
             read("file:src/a.py")
     assert layer.relationships("mem:00000000") == []
+
+
+def test_a_metadata_update_restates_importance_and_the_document_date(store, clock, layer):
+    """The update listener: the temporal row as an ingest of the updated memory would store it; nothing written
+    when the update leaves them."""
+    clock.set(1_769_428_800.0)  # 2026-01-26T12:00:00Z
+    e = store.write_memory("Retro: the release checklist", metadata={"importance": 1.0})
+    t = layer.temporal(e.id)
+    assert (t.importance, t.document_date, t.date_source) == (1.0, None, "none")
+    store.update_metadata(e.id, {"importance": 2.5, "source_path": "notes/2025-10-01_retro.md"})
+    t = layer.temporal(e.id)
+    assert (t.importance, iso(t.document_date), t.date_source) == (2.5, "2025-10-01T00:00:00Z", "file_name")
+    assert [x.document_id for x in layer.timeline(after=1_759_276_800.0, before=1_759_363_200.0)] == [e.id]
+    assert layer.restate(store.get_memory(e.id)) is False     # already as the metadata gives it
+    store.update_metadata(e.id, {"importance": "high"})          # not a positive number: the default, 1.0
+    assert layer.temporal(e.id).importance == 1.0
