@@ -60,14 +60,19 @@ class FileIndex:
         while len(self._nterms) < row:          # rows never noted: no files
             self._nterms.append(0)
             self._ptr.append(len(self._flat))
-        for f in files:
-            if f not in self.paths.row_of:
-                self.paths.add(f, f)
-            self.last[f] = max(row, self.last.get(f, row))
+        self._touch(row, files)
         if row == len(self._nterms):
             self._flat.extend(self.paths.row_of[f] for f in files)
             self._nterms.append(len(terms))
             self._ptr.append(len(self._flat))
+
+    def _touch(self, row: int, files: tuple[str, ...] | list[str]) -> None:
+        """Each of `files` in the path index (added once, in first-seen order) and touched last by `row` if no
+        later row touched it."""
+        for f in files:
+            if f not in self.paths.row_of:
+                self.paths.add(f, f)
+            self.last[f] = max(row, self.last.get(f, row))
 
     def refile(self, row: int, files: tuple[str, ...] | list[str]) -> None:
         """Memory `row` (noted) touches `files` now instead of what it was noted with (its metadata changed: a
@@ -81,10 +86,7 @@ class FileIndex:
             raise IndexError(f"file index: row {row} was never noted ({len(self._nterms)} rows)")
         start, end = self._ptr[row], self._ptr[row + 1]
         old = set(self._flat[start:end])
-        for f in files:
-            if f not in self.paths.row_of:
-                self.paths.add(f, f)
-            self.last[f] = max(row, self.last.get(f, row))
+        self._touch(row, files)
         new = [self.paths.row_of[f] for f in files]
         self._flat[start:end] = new
         if len(new) != end - start:
