@@ -15,6 +15,27 @@ graph and policy writes, Memory Lane's store, `oracle_learn`, project commits an
 - `LosesBatchWrites`: the same through the batch path (`write_memories` drops its 100th, ... record);
 - `RaisingReads`: every read and search raises ValueError (a declared refusal, not a bug);
 - `EmptyReads`: every read and search answers at once, wrongly (nothing found) -- raising must not beat it.
+
+Faults a backend's own change could plausibly bring (each checked to fail the gate on the small suite):
+
+- `DuplicateTop`: every result list repeats its first hit at rank 2 (the last one falls off);
+- `ReversedTail`: every result list keeps ranks 1-5 and reverses the rest;
+- `IgnoresFilters`: memory search drops its structured filters (task, context, insights, tags, metadata);
+- `MissesLastWrite`: searches never return the memory written last (an index one write behind);
+- `TruncatesText`: memory writes keep the first 200 characters of their text;
+- `LosesMetadata`: memory writes drop their metadata;
+- `StoresSecrets`: memory writes skip the secrets redactor;
+- `IgnoresFeedback`: Memory Lane feedback is acknowledged and not applied.
+
+Project memory's faults fail the gate on a `-branches` scenario, which the small suite lacks
+(`BRANCH_FAILS`, tested on `sqlite-utils-branches` by test_planted_gate.py):
+
+- `IgnoresBranch`: project search ignores the branch filter;
+- `GcKeepsEverything`: project GC deletes nothing (and says so).
+
+A memory delete that does nothing passes every scenario (no seed names a delete tool, so no scenario deletes
+a memory): the contract suite's `test_delete_removes_from_get_and_search` and
+`test_delete_is_seen_by_list_and_get_and_survives_reopen` are what catch it (checked with such a backend).
 """
 from __future__ import annotations
 
@@ -236,6 +257,101 @@ class EmptyReads(_Planted):
 for _m, _key in SEARCHES.items():
     setattr(EmptyReads, _m, _nothing(_m, _key))
 
+
+
+class DuplicateTop(_RankFault):
+    name = "planted-duplicate-top"
+
+    def change(self, method, hits):
+        return hits[:1] + hits[:-1] if len(hits) >= 2 else hits
+
+
+class ReversedTail(_RankFault):
+    name = "planted-reversed-tail"
+
+    def change(self, method, hits):
+        return hits[:5] + hits[5:][::-1]
+
+
+class IgnoresFilters(_Planted):
+    name = "planted-ignores-filters"
+
+    def search_memories(self, query=None, task=None, context=None, insights=None, tags=None, top_k=10,
+                        where_metadata=None, paths=None):
+        return super().search_memories(query, top_k=top_k, paths=paths)
+
+
+class MissesLastWrite(_RankFault):
+    name = "planted-misses-last-write"
+
+    def open(self, *args, **kwargs):
+        self._last = None
+        super().open(*args, **kwargs)
+
+    def write_memory(self, *args, **kwargs):
+        self._last = super().write_memory(*args, **kwargs)
+        return self._last
+
+    def write_memories(self, records, times=None):
+        ids = super().write_memories(records, times=times)
+        self._last = ids[-1] if ids else self._last
+        return ids
+
+    def change(self, method, hits):
+        return [h for h in hits if getattr(h, "id", h) != self._last]
+
+
+class TruncatesText(_Planted):
+    name = "planted-truncates-text"
+
+    def write_memory(self, text, *args, **kwargs):
+        return super().write_memory(text[:200], *args, **kwargs)
+
+    def write_memories(self, records, times=None):
+        return super().write_memories([{**r, "text": r["text"][:200]} for r in records], times=times)
+
+
+class LosesMetadata(_Planted):
+    name = "planted-loses-metadata"
+
+    def write_memory(self, *args, metadata=None, **kwargs):
+        return super().write_memory(*args, **kwargs)
+
+    def write_memories(self, records, times=None):
+        return super().write_memories([{k: v for k, v in r.items() if k != "metadata"} for r in records], times=times)
+
+
+class StoresSecrets(_Planted):
+    name = "planted-stores-secrets"
+
+    def open(self, *args, **kwargs):
+        super().open(*args, **kwargs)
+        self.store.memories.redactor = None   # read at every write (`Memories.write`)
+
+
+class IgnoresFeedback(_Planted):
+    name = "planted-ignores-feedback"
+
+    def lane_feedback(self, memory_id, signal):
+        return self.lane.feedback_state(memory_id).to_dict()   # the counts as they were: nothing recorded
+
+
+class IgnoresBranch(_Planted):
+    name = "planted-ignores-branch"
+
+    def project_search(self, query, top_k=10, branch=None, filtered=True):
+        return super().project_search(query, top_k=top_k, branch=branch, filtered=False)
+
+
+class GcKeepsEverything(_Planted):
+    name = "planted-gc-keeps-everything"
+
+    def project_gc(self, live_branches):
+        return {"deleted_memories": 0, "deleted_branches": []}
+
+
 GATE_FAILS = (Truncated8, OneQuerySwapped, DropTop, SwappedOrder, StalePointInTime, LosesWrites, LosesBatchWrites,
-              RaisingReads)
-PLANTED = (*GATE_FAILS, EmptyReads)
+              RaisingReads, DuplicateTop, ReversedTail, IgnoresFilters, MissesLastWrite, TruncatesText, LosesMetadata,
+              StoresSecrets, IgnoresFeedback)
+BRANCH_FAILS = (IgnoresBranch, GcKeepsEverything)
+PLANTED = (*GATE_FAILS, *BRANCH_FAILS, EmptyReads)

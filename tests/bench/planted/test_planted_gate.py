@@ -2,7 +2,8 @@
 
 Each planted backend (tests/bench/planted/backends.py) is the reference store with one fault.
 The baseline is an honest reference run made here, on small scenarios: smoke, graph-pit and
-a synthetic one with 120 writes and 30 single-answer queries. Quality is deterministic, so
+a synthetic one with 120 writes and 30 single-answer queries (and `sqlite-utils-branches` for project
+memory's faults, which the small suite cannot catch). Quality is deterministic, so
 the honest reference must pass against its own baseline on every one of
 `CODEMEM_PLANTED_REPEATS` runs (default 3; the issue's 10 of 10 is `CODEMEM_PLANTED_REPEATS=10`).
 
@@ -20,7 +21,8 @@ from bench.gate import EXIT_PASS, EXIT_REGRESSION, GateOptions, run_gate
 from bench.run import run_suite
 from bench.scenario.loader import load_scenario
 from bench.scenario.suites import resolve
-from tests.bench.planted.backends import (GATE_FAILS, PLANTED, EmptyReads, LosesWrites, RaisingReads,
+from tests.bench.planted.backends import (BRANCH_FAILS, GATE_FAILS, PLANTED, DuplicateTop, EmptyReads,
+                                          IgnoresFilters, LosesWrites, MissesLastWrite, RaisingReads,
                                           StalePointInTime, SwappedOrder)
 from tests.bench.planted.gate_each import gate_each
 from tests.bench.planted.synthetic import write_synthetic
@@ -41,12 +43,20 @@ def planted():
 @pytest.fixture(scope="module")
 def scenarios(tmp_path_factory):
     return {"smoke": resolve(["smoke"]), "graph-pit": resolve(["graph-pit"]),
-            "synthetic": [load_scenario(write_synthetic(tmp_path_factory.mktemp("synthetic")))]}
+            "synthetic": [load_scenario(write_synthetic(tmp_path_factory.mktemp("synthetic")))],
+            "branches": resolve(["sqlite-utils-branches"])}
 
 
 @pytest.fixture(scope="module")
 def baselines(scenarios, tmp_path_factory):
-    return {name: run_suite("reference", scs, tmp_path_factory.mktemp(f"base-{name}")) for name, scs in scenarios.items()}
+    return {name: run_suite("reference", scs, tmp_path_factory.mktemp(f"base-{name}"))
+            for name, scs in scenarios.items() if name != "branches"}
+
+
+@pytest.fixture(scope="module")
+def branches_baseline(scenarios, tmp_path_factory):
+    """An honest run of `sqlite-utils-branches` (about 10 s), made only for the tests that need it."""
+    return run_suite("reference", scenarios["branches"], tmp_path_factory.mktemp("base-branches"))
 
 
 def gate(spec, suite, scenarios, baselines, tmp_path):
@@ -121,6 +131,23 @@ def test_stale_point_in_time_reads_fail_the_gate(scenarios, baselines, tmp_path)
     report, result = gate(StalePointInTime.name, "graph-pit", scenarios, baselines, tmp_path)
     assert result.exit_code == EXIT_REGRESSION and "check_rate" in regressed(result)
     assert report.scenarios["graph-pit"]["census"]["lost"] == 0  # nothing lost: only the past is wrong
+
+
+@pytest.mark.parametrize("fault", [DuplicateTop, IgnoresFilters, MissesLastWrite], ids=lambda c: c.name)
+def test_answers_a_change_could_spoil_fail_the_gate_on_smoke(fault, scenarios, baselines, tmp_path):
+    # smoke asks filtered searches and searches right after a write; every answer here is one of the reference's
+    # own answers spoiled, so the drop is the fault's
+    report, result = gate(fault.name, "smoke", scenarios, baselines, tmp_path)
+    assert result.exit_code == EXIT_REGRESSION and "ndcg@10" in regressed(result)
+    assert report.scenarios["smoke"]["census"]["lost"] == 0
+
+
+@pytest.mark.parametrize("fault", BRANCH_FAILS, ids=lambda c: c.name)
+def test_project_memory_faults_fail_the_gate_on_a_branches_scenario(fault, scenarios, branches_baseline, tmp_path):
+    # the small suite has no -branches scenario, so .ci/run's gate_each does not run these; the default suite does
+    report = run_suite(fault.name, scenarios["branches"], tmp_path / fault.name)
+    result = run_gate(report, branches_baseline, QUALITY_ONLY)
+    assert result.exit_code == EXIT_REGRESSION and "check_rate" in regressed(result)
 
 
 @pytest.mark.skipif(os.environ.get("CODEMEM_PLANTED_SMALL") != "1",
