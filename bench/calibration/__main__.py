@@ -8,8 +8,8 @@
 The stages, in order (each also runnable alone, README.md): the knowledge layer's thresholds and Memory
 Lane's floors (`knowledge.py`), the lexical ranking and the default ranker (`lexical.py`) then file
 localisation (`files.py`), what the recency prior scales for a note (`notes.py`, on the notes' calibration
-instance), whether oracle-hybrid follows its results' stored relationships (`enrichment.py`),
-and with `--lane` Memory Lane's ranker mode and the project layer's branch ranking
+instance), whether oracle-hybrid follows its results' stored relationships (`enrichment.py`), which search
+`oracle_search` runs (`oracle_search.py`), and with `--lane` Memory Lane's ranker mode and the project layer's branch ranking
 (`lane.py`).
 """
 from __future__ import annotations
@@ -32,11 +32,12 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     knowledge.calibrate()
     if not args.skip_lexical:
-        from bench.calibration import enrichment, lexical, notes, scenarios
+        from bench.calibration import enrichment, lexical, notes, oracle_search, scenarios
         with scenarios.folder(args.lexical_data) as folder:   # built once for the three stages
             lexical.main(["--data", str(folder)])
             notes.run(folder)
             enrichment.calibrate(folder)
+        oracle_search.calibrate()
     if args.lane:
         from bench.calibration import lane
         lane.calibrate()

@@ -25,7 +25,8 @@ the seed's:
 - MARKER_MIN_SIMILARITY (reference/knowledge/relations.py): the best
   `relationship_accuracy` (the seed has no such constant: ties go to the
   smallest value, where the marker alone decides most).
-- DECAY_WEIGHT (reference/knowledge/hybrid.py): the best `search_ndcg@10`.
+- DECAY_WEIGHT (reference/knowledge/hybrid.py): the best `search_ndcg@10` of the seed's search, the one it
+  weighs (`ORACLE_SEARCH` "seed" while it is swept; `oracle_search.py` then chooses the search).
 
 The lexical ranking, file localisation and Memory Lane's ranker mode have
 stages of their own (`lexical.py`, `files.py`, `lane.py` beside this file).
@@ -52,14 +53,19 @@ DECAY_GRID = (0.0, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
 
 @contextlib.contextmanager
 def constants(floor: float | None = None, relate: float | None = None, decay: float | None = None,
-              marker: float | None = None):
-    """Run the in-process reference with these values of its tuned constants, then restore them."""
+              marker: float | None = None, oracle: str | None = None):
+    """Run the in-process reference with these values of its tuned constants, then restore them. `oracle` is the
+    search `oracle_search` runs (`ORACLE_SEARCH`); a `decay` value runs the seed's, the search it weighs."""
     from reference.knowledge import hybrid, relations
+    from reference.knowledge import layer as knowledge_layer
     from reference.lane import scoring
 
     saved = (dict(scoring.CALIBRATED_FLOORS), relations.RELATE_THRESHOLD,
-             relations.RelationshipBuilder.__init__.__defaults__, hybrid.DECAY_WEIGHT, relations.MARKER_MIN_SIMILARITY)
+             relations.RelationshipBuilder.__init__.__defaults__, hybrid.DECAY_WEIGHT, relations.MARKER_MIN_SIMILARITY,
+             knowledge_layer.ORACLE_SEARCH)
     try:
+        if oracle is not None or decay is not None:
+            knowledge_layer.ORACLE_SEARCH = "seed" if oracle is None else oracle
         if floor is not None:
             scoring.CALIBRATED_FLOORS["hashing-v1"] = scoring.Floors(semantic=floor, entity=round(0.8 * floor, 4))
         if relate is not None:
@@ -75,6 +81,7 @@ def constants(floor: float | None = None, relate: float | None = None, decay: fl
         scoring.CALIBRATED_FLOORS.update(saved[0])
         relations.RELATE_THRESHOLD, relations.RelationshipBuilder.__init__.__defaults__ = saved[1], saved[2]
         hybrid.DECAY_WEIGHT, relations.MARKER_MIN_SIMILARITY = saved[3], saved[4]
+        knowledge_layer.ORACLE_SEARCH = saved[5]
 
 
 def _scenario(name: str):

@@ -84,16 +84,21 @@ def hybrid_search(store: Any, extractor: EntityExtractor, text: str, *, decay_we
     if include_related:
         _enrich(conn, hits, now, min_relevance, allowed)
     ranked = sorted(hits.values(), key=lambda h: (-h.score, h.id))[:limit]
-    ids = [h.id for h in ranked]
     for h in ranked:
         h.score = round(h.score, 9)
     if details:
-        ents = entity_table.entity_ids_of(conn, ids)
-        rels = relationship_table.touching(conn, ids)
-        for h in ranked:
-            h.related_entities = ents.get(h.id, [])
-            h.relationships = [r for r in rels if h.id in (r.source_id, r.target_id)]
+        attach_details(conn, ranked)
     return ranked
+
+
+def attach_details(conn: sqlite3.Connection, hits: list[OracleHit]) -> None:
+    """Give each hit its entities (`relatedEntities`) and the relationships it takes part in, in place."""
+    ids = [h.id for h in hits]
+    ents = entity_table.entity_ids_of(conn, ids)
+    rels = relationship_table.touching(conn, ids)
+    for h in hits:
+        h.related_entities = ents.get(h.id, [])
+        h.relationships = [r for r in rels if h.id in (r.source_id, r.target_id)]
 
 
 def _score(conn: sqlite3.Connection, hits: dict[str, OracleHit], now: float, min_relevance: float | None,

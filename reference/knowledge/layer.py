@@ -14,7 +14,8 @@ of every new memory, in one transaction) and a delete listener (drops what
 was derived from the memory). Every time comes from `store.clock`.
 
 The write path is `live_ingest.py` (a batch of live writes: a `LiveIngest` part the layer holds)
-and `single_ingest.py` (one memory alone: backfill); the search is `hybrid.py`. Those modules take
+and `single_ingest.py` (one memory alone: backfill); the search is `lexical_search.py` or `hybrid.py`
+(`ORACLE_SEARCH`). Those modules take
 the parts they use (store, extractor, relationship builder) and never import this one. The rules
 read vectors through `similarity.py`; argument checks: `arguments.py`.
 """
@@ -34,7 +35,8 @@ from reference.knowledge.document_date import extract_document_date
 from reference.knowledge.derived_rows import drop
 from reference.knowledge.errors import KnowledgeError
 from reference.knowledge.extractor import EntityExtractor
-from reference.knowledge.hybrid import hybrid_search
+from reference.knowledge.hybrid import attach_details, hybrid_search
+from reference.knowledge.lexical_search import lexical_search
 from reference.knowledge.live_ingest import LiveIngest
 from reference.knowledge.memory_ids import MemoryIds
 from reference.knowledge.model import Entity, OracleHit, Relationship, Temporal
@@ -43,6 +45,8 @@ from reference.knowledge.relations import RelationshipBuilder
 from reference.knowledge.schema import ensure_schema
 from reference.knowledge.similarity import cosines, similar
 from reference.knowledge.single_ingest import ingest_one
+from reference.lexical.layer import LexicalLayer
+from reference.lexical.params import SEED, params_for
 from reference.memories.args import check_memory_id
 from reference.memories.record import MemoryEntry
 from reference.tracker import MemoryFilter
@@ -50,6 +54,9 @@ from reference.tracker.sqlite_errors import sqlite_errors
 from reference.tuning import tuning_of
 
 EXTENSION_KEY = "knowledge"
+# the search `oracle_search` runs with tuned constants: "lexical" (lexical_search.py) or "seed" (hybrid.py, with the
+# fitted DECAY_WEIGHT); chosen on knowledge-history-calibration by bench/calibration/oracle_search.py
+ORACLE_SEARCH = "lexical"
 _CREATE_LOCK = threading.Lock()
 
 
@@ -187,14 +194,25 @@ class KnowledgeLayer:
     def search(self, text: str, *, limit: int = 10, include_related: bool = True, after: Any = None,
                before: Any = None, entity_filter: list[str] | None = None, min_relevance: float | None = None,
                flt: MemoryFilter | None = None, record_access: bool = True, details: bool = True) -> list[OracleHit]:
-        """Seed 001 §5 hybrid search (see `reference.knowledge.hybrid`)."""
+        """Seed 001 §5 hybrid search (`oracle_search`): with tuned constants the search `ORACLE_SEARCH` names
+        (`lexical_search.py`, over the code-aware lexical ranking, or the seed's `hybrid.py`), at the seeds'
+        values the seed's. `details` gives each hit its entities and relationships."""
         check_search_args(text, entity_filter, min_relevance)
         self.maybe_refresh()
-        hits = hybrid_search(self.store, self.extractor, text, decay_weight=self.decay_weight,
-                             limit=check_limit(limit), include_related=include_related,
-                             after=parse_time_arg(after, "temporalFilter.after"),
-                             before=parse_time_arg(before, "temporalFilter.before"),
-                             entity_filter=entity_filter, min_relevance=min_relevance, flt=flt, details=details)
+        limit = check_limit(limit)
+        after = parse_time_arg(after, "temporalFilter.after")
+        before = parse_time_arg(before, "temporalFilter.before")
+        params = params_for(self.store)
+        if ORACLE_SEARCH == "lexical" and params is not SEED:
+            hits = lexical_search(self.store, LexicalLayer.for_store(self.store), params, text, limit=limit,
+                                  include_related=include_related, after=after, before=before,
+                                  entity_filter=entity_filter, min_relevance=min_relevance, flt=flt)
+            if details:
+                attach_details(self.store.tracker.conn(), hits)
+        else:
+            hits = hybrid_search(self.store, self.extractor, text, decay_weight=self.decay_weight, limit=limit,
+                                 include_related=include_related, after=after, before=before,
+                                 entity_filter=entity_filter, min_relevance=min_relevance, flt=flt, details=details)
         if record_access and hits:
             self.record_access([h.id for h in hits])
         return hits

@@ -46,7 +46,7 @@ from reference.lane.intent import detect_intents
 from reference.lane.paths import near_keys
 from reference.lane.resolver import Resolution
 from reference.lane.search import LaneHit, LaneResult, LaneSearch
-from reference.lexical.expansion import entity_weights, named_files, spread
+from reference.lexical.expansion import entity_seeds, named_files, spread
 from reference.lexical.layer import LexicalLayer
 from reference.lexical.params import TUNED, LexicalParams
 from reference.lexical.ranking import SAMPLE_STRIDE, first_stage, fuse
@@ -152,12 +152,13 @@ def lane_features(layer: LexicalLayer, query: str, p: LexicalParams, allowed: np
         if vraw.size:
             vcos = vraw / vraw.max()
     seeds: dict[str, float] = {}    # `expansion.expand` in two steps, to know which rows it reaches
+    lead = 1.0
     if p.expand_top > 0 and index.entity_postings:                  # (an index without entities has no seed)
         first = lex.copy()
         first[vrows] += p.vector_weight * vcos     # lex + vector_weight * cosine (0 outside the pool: lex itself)
-        seeds = entity_weights(index, first, p.expand_top, mask, p.expand_norm)
+        seeds, lead = entity_seeds(index, first, p.expand_top, mask, p.expand_norm)
     files = named_files(index, query, p.named_top) if p.named_top > 0 else {}
-    shared = spread(index, seeds, n) if seeds else None             # None: 0 at every row
+    shared = spread(index, seeds, n, lead) if seeds else None       # None: 0 at every row
     named = spread(index, files, n) if files else None
     erows = _NO_ROWS
     if near is not None and near.size:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from reference.lexical.expansion import entity_weights, named_files, spread
+from reference.lexical.expansion import entity_seeds, named_files, spread
 from reference.lexical.index import LexicalIndex
 from reference.lexical.params import LexicalParams
 
@@ -67,8 +67,8 @@ def hybrid_scores(index: LexicalIndex, query: str, params: LexicalParams,
     shared = named = prior = None
     # a part with no entity to spread adds 0.0 to every row: it is left out rather than added as zeros
     if params.expand_top > 0 and params.expand_weight > 0.0:
-        weights = entity_weights(index, s, params.expand_top, mask, params.expand_norm)
-        shared = spread(index, weights, s.size) if weights else None
+        weights, lead = entity_seeds(index, s, params.expand_top, mask, params.expand_norm)
+        shared = spread(index, weights, s.size, lead) if weights else None
     if params.named_top > 0 and params.named_weight > 0.0:
         files = named_files(index, query, params.named_top)
         named = spread(index, files, s.size) if files else None

@@ -27,6 +27,8 @@ values in reference/lexical/params.py `TUNED`):
   `min_relevance` still drops memories whose seed §4 relevance is below it.
 At the seeds' values (`reference:seed-defaults`) it is the seed's own hybrid
 search (`KnowledgeLayer.search`: FTS5 0.4 + vector 0.6, score x relevance).
+The tuned search itself is `reference/knowledge/lexical_search.py`, which
+`oracle_search` runs too (with the caller's `include_related`, default on).
 """
 from __future__ import annotations
 
@@ -34,10 +36,9 @@ from typing import Any
 
 from reference.knowledge import KnowledgeError, KnowledgeLayer
 from reference.knowledge.arguments import check_search_args
-from reference.knowledge.hybrid import _enrich, _relevances   # seed 001's enrichment and relevance, reused as they are
-from reference.knowledge.hybrid_lists import allowed_ids
-from reference.knowledge.model import OracleHit
 from reference.knowledge.dates import parse_time_arg
+from reference.knowledge.lexical_search import lexical_search
+from reference.knowledge.model import OracleHit
 from reference.lexical.layer import LexicalLayer
 from reference.lexical.params import SEED, params_for
 from reference.memories.record import SearchHit
@@ -45,7 +46,6 @@ from reference.rankers.base import Query
 from reference.rankers.working_paths import near_first
 
 OPTIONS = ("after", "before", "entity_filter", "min_relevance", "include_related")
-POOL_FACTOR = 2   # the seed's `limit * 2` candidates before enrichment
 # the tuned search's default for `include_related` (seed 001: true); fitted by bench/calibration/enrichment.py on
 # the blame and history calibration split: .4262 off against .4232 on (a gain above one query's share, .0018)
 INCLUDE_RELATED = False
@@ -86,24 +86,16 @@ class OracleHybridRanker:
         return self._hits(hits)
 
     def _hybrid(self, query: Query, flt) -> list[OracleHit]:
-        opts, layer = query.options, self.layer
+        opts = query.options
         check_search_args(query.text, opts.get("entity_filter"), opts.get("min_relevance"))
-        layer.maybe_refresh()
-        allowed = allowed_ids(self.store, flt, parse_time_arg(opts.get("after"), "temporalFilter.after"),
-                              parse_time_arg(opts.get("before"), "temporalFilter.before"), opts.get("entity_filter"))
-        ranked = self.lexical.ranked(query.text, self.params, POOL_FACTOR * query.top_k,
-                                     None if allowed is None else allowed.hashes)
-        hits = {m: OracleHit(m, s, "hybrid", {"lexical": round(s, 6)}) for m, s in ranked}
-        conn, now = self.store.tracker.conn(), self.store.clock.now()
-        min_relevance = opts.get("min_relevance")
-        if min_relevance is not None:
-            relevances = _relevances(conn, list(hits), now)
-            hits = {m: h for m, h in hits.items() if relevances.get(m, 1.0) >= min_relevance}
-        if bool(opts.get("include_related", INCLUDE_RELATED)):
-            _enrich(conn, hits, now, min_relevance, allowed)
-        out = sorted(hits.values(), key=lambda h: (-h.score, h.id))[: query.top_k]
+        self.layer.maybe_refresh()
+        out = lexical_search(self.store, self.lexical, self.params, query.text, limit=query.top_k,
+                             include_related=bool(opts.get("include_related", INCLUDE_RELATED)),
+                             after=parse_time_arg(opts.get("after"), "temporalFilter.after"),
+                             before=parse_time_arg(opts.get("before"), "temporalFilter.before"),
+                             entity_filter=opts.get("entity_filter"), min_relevance=opts.get("min_relevance"), flt=flt)
         if out:
-            layer.record_access([h.id for h in out])
+            self.layer.record_access([h.id for h in out])
         return out
 
     def _hits(self, hits: list[OracleHit]) -> list[SearchHit]:

@@ -15,6 +15,7 @@ import pytest
     ("bench.calibration.lane", ("--project",)),
     ("bench.calibration.transfer", ("--data",)),
     ("bench.calibration.notes", ("--data",)),
+    ("bench.calibration.oracle_search", ()),
 ])
 def test_each_stage_names_its_command_and_options(module, options, capsys):
     with pytest.raises(SystemExit) as done:

@@ -1,11 +1,21 @@
-"""oracle_search: the seed's 0.4/0.6 merge recomputed from the primitives, filters, decay and enrichment."""
+"""The seed's hybrid search (hybrid.py): the 0.4/0.6 merge recomputed from the primitives, filters, decay, enrichment.
+
+`oracle_search` runs it when `ORACLE_SEARCH` is "seed" (and always at the seeds' values); these tests set that,
+so that they test hybrid.py whatever the calibration chose. The tuned search: test_lexical_search.py.
+"""
 import math
 
 import pytest
 
 from reference.embed import HashingEmbedder
 from reference.knowledge import KnowledgeError
+from reference.knowledge import layer as knowledge_layer
 from reference.knowledge.hybrid import DECAY_WEIGHT
+
+
+@pytest.fixture(autouse=True)
+def seed_search(monkeypatch):
+    monkeypatch.setattr(knowledge_layer, "ORACLE_SEARCH", "seed")
 
 DAY = 86_400.0
 TEXTS = [

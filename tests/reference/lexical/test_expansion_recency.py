@@ -34,6 +34,28 @@ def test_expansion_weights_files_of_the_top_hits_by_score_times_idf():
     assert expand(index, scores, top=2, allowed=np.array([False, True, True, True])).tolist() == [0.0] * 4
 
 
+def test_a_row_with_a_trace_of_evidence_passes_on_no_more_than_it_has():
+    """The seeds' lead: when the best hit holds no file, the expansion is scaled by the best seeding row's score
+    over the best hit's, so a weak row's files cannot outrank the note the query names."""
+    from reference.lexical.expansion import entity_seeds
+    index = LexicalIndex()
+    index.add("n0", "Retry uploads with jitter")                          # no file
+    index.add("n1", "The bug is in Files: src/auth/token.py")
+    index.add("n2", "Another change Files: src/auth/token.py")
+    scores = np.array([1.0, 0.01, 0.0])
+    weights, lead = entity_seeds(index, scores, top=8)
+    assert set(weights) == {"src/auth/token.py"} and lead == pytest.approx(0.01)
+    assert expand(index, scores, top=8).tolist() == pytest.approx([0.0, 0.01, 0.01])
+    # the best hit seeds: lead 1, every float as without it
+    assert entity_seeds(index, np.array([0.0, 1.0, 0.5]), top=8)[1] == 1.0
+    # the pipeline: "retry uploads jitter" names n0; n1 has only a trace of cosine (the two-note store where the
+    # trace took the first place through its file's whole expansion weight)
+    p = LexicalParams(k1=1.2, b=0.5, vector_weight=0.1, expand_top=8, expand_weight=2.0)
+    s = hybrid_scores(index, "retry uploads jitter", p, vector=(np.array([0, 1]), np.array([0.9, 0.006])))
+    assert [r for r, _ in top_rows(s, 3, index.ids)] == [0, 1, 2]
+    assert s[1] < 0.01 and s[2] < 0.01
+
+
 def test_recency_prior_over_the_write_order():
     got = recency_prior(5, 2.0)
     assert got.tolist() == pytest.approx([math.exp(-4 / 2), math.exp(-3 / 2), math.exp(-1), math.exp(-0.5), 1.0])
