@@ -66,7 +66,7 @@ def register(server: ToolRegistry, ctx: ServerContext) -> None:
             description='Only memories mentioning these entities, e.g. ["feature:auth", "file:src/a.py"]')] = None,
         minRelevance: Annotated[float | None, Field(description="Drop results below this relevance")] = None,
     ) -> list[dict[str, Any]]:
-        """Hybrid search (keyword 0.4 + vector 0.6, relationship enrichment, temporal filter and decay).
+        """Hybrid search (code-aware keywords + vector, shared files, recency, relationships, time filter).
 
         Returns memories best first: id, score, matchType, components, relatedEntities, relationships."""
         tf = temporalFilter or TemporalFilter()
