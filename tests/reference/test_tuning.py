@@ -35,7 +35,10 @@ def test_seed_values_reach_the_layers_of_one_store_only(stores):
     assert k2.builder.relate_threshold == relations.RELATE_THRESHOLD and k2.decay_weight is None
 
 
-def test_decay_weight_of_the_tuning_scores_the_search(stores):
+def test_decay_weight_of_the_tuning_scores_the_search(stores, monkeypatch):
+    # the weight decays the seed's search (hybrid.py), the one oracle_search runs when ORACLE_SEARCH is "seed"
+    from reference.knowledge import layer as knowledge_layer
+    monkeypatch.setattr(knowledge_layer, "ORACLE_SEARCH", "seed")
     clock, seeded, plain = stores
     use_tuning(seeded, Tuning(decay_weight=1.0))
     scores = {}
