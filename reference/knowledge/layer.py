@@ -193,17 +193,18 @@ class KnowledgeLayer:
 
     def search(self, text: str, *, limit: int = 10, include_related: bool = True, after: Any = None,
                before: Any = None, entity_filter: list[str] | None = None, min_relevance: float | None = None,
-               flt: MemoryFilter | None = None, record_access: bool = True, details: bool = True) -> list[OracleHit]:
-        """Seed 001 §5 hybrid search (`oracle_search`): with tuned constants the search `ORACLE_SEARCH` names
-        (`lexical_search.py`, over the code-aware lexical ranking, or the seed's `hybrid.py`), at the seeds'
-        values the seed's. `details` gives each hit its entities and relationships."""
+               flt: MemoryFilter | None = None, record_access: bool = True, details: bool = True,
+               design: str | None = None) -> list[OracleHit]:
+        """Seed 001 §5 hybrid search (`oracle_search`): with tuned constants the search `design` names ("lexical":
+        `lexical_search.py`, over the code-aware lexical ranking; "seed": the seed's `hybrid.py`; None: the fitted
+        `ORACLE_SEARCH`), at the seeds' values the seed's. `details` gives each hit its entities and relationships."""
         check_search_args(text, entity_filter, min_relevance)
         self.maybe_refresh()
         limit = check_limit(limit)
         after = parse_time_arg(after, "temporalFilter.after")
         before = parse_time_arg(before, "temporalFilter.before")
         params = params_for(self.store)
-        if ORACLE_SEARCH == "lexical" and params is not SEED:
+        if (design or ORACLE_SEARCH) == "lexical" and params is not SEED:
             hits = lexical_search(self.store, LexicalLayer.for_store(self.store), params, text, limit=limit,
                                   include_related=include_related, after=after, before=before,
                                   entity_filter=entity_filter, min_relevance=min_relevance, flt=flt)

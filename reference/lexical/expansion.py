@@ -37,20 +37,14 @@ import numpy as np
 from reference.lexical.index import LexicalIndex
 
 
-def entity_weights(index: LexicalIndex, scores: np.ndarray, top: int,
-                   allowed: np.ndarray | None = None, norm: float = 0.0) -> dict[str, float]:
-    """Entity term -> sum over the `top` best rows holding it of (row score / the row's entity count ** `norm`)
-    x the entity's idf.
+def entity_seeds(index: LexicalIndex, scores: np.ndarray, top: int, allowed: np.ndarray | None = None,
+                 norm: float = 0.0) -> tuple[dict[str, float], float]:
+    """(weights, the seeds' lead). Weights: entity term -> sum over the `top` best rows holding it of (row score /
+    the row's entity count ** `norm`) x the entity's idf. The lead: the best score among the `top` rows that hold
+    an entity over the best of the `top` rows (module docstring); 1.0 when no entity has weight.
 
     Only rows with a positive score count; `allowed` (bool by row) restricts which rows may be seeds.
     """
-    return entity_seeds(index, scores, top, allowed, norm)[0]
-
-
-def entity_seeds(index: LexicalIndex, scores: np.ndarray, top: int, allowed: np.ndarray | None = None,
-                 norm: float = 0.0) -> tuple[dict[str, float], float]:
-    """(`entity_weights`, the seeds' lead): the lead is the best score among the `top` rows that hold an entity
-    over the best of the `top` rows (module docstring); 1.0 when no entity has weight."""
     if top <= 0 or scores.size == 0 or not index.entity_postings:   # no row holds an entity: nothing to weigh
         return {}, 1.0
     pos = np.flatnonzero(scores > 0.0)              # the few rows that matched, not every row

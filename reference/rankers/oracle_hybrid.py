@@ -35,9 +35,6 @@ from __future__ import annotations
 from typing import Any
 
 from reference.knowledge import KnowledgeError, KnowledgeLayer
-from reference.knowledge.arguments import check_search_args
-from reference.knowledge.dates import parse_time_arg
-from reference.knowledge.lexical_search import lexical_search
 from reference.knowledge.model import OracleHit
 from reference.lexical.layer import LexicalLayer
 from reference.lexical.params import SEED, params_for
@@ -60,7 +57,7 @@ class OracleHybridRanker:
         self.store = store
         self.layer = KnowledgeLayer.for_store(store)
         self.params = params_for(store)
-        self.lexical = LexicalLayer.for_store(store)
+        LexicalLayer.for_store(store)   # attached now: the writes before the first search are indexed as they come
 
     def search(self, query: Query) -> list[SearchHit]:
         if query.paths:   # the memories that touched the agent's working files first (working_paths.py)
@@ -75,28 +72,14 @@ class OracleHybridRanker:
         if query.top_k == 0:
             return []
         opts = query.options
-        if self.params is SEED:
-            hits = self.layer.search(query.text, limit=query.top_k,
-                                     include_related=bool(opts.get("include_related", True)),
-                                     after=opts.get("after"), before=opts.get("before"),
-                                     entity_filter=opts.get("entity_filter"), min_relevance=opts.get("min_relevance"),
-                                     flt=flt, details=False)
-        else:
-            hits = self._hybrid(query, flt)
+        seed = self.params is SEED
+        # tuned: the code-aware lexical search (whatever oracle_search runs), the enrichment as fitted
+        hits = self.layer.search(query.text, limit=query.top_k,
+                                 include_related=bool(opts.get("include_related", True if seed else INCLUDE_RELATED)),
+                                 after=opts.get("after"), before=opts.get("before"),
+                                 entity_filter=opts.get("entity_filter"), min_relevance=opts.get("min_relevance"),
+                                 flt=flt, details=False, design="seed" if seed else "lexical")
         return self._hits(hits)
-
-    def _hybrid(self, query: Query, flt) -> list[OracleHit]:
-        opts = query.options
-        check_search_args(query.text, opts.get("entity_filter"), opts.get("min_relevance"))
-        self.layer.maybe_refresh()
-        out = lexical_search(self.store, self.lexical, self.params, query.text, limit=query.top_k,
-                             include_related=bool(opts.get("include_related", INCLUDE_RELATED)),
-                             after=parse_time_arg(opts.get("after"), "temporalFilter.after"),
-                             before=parse_time_arg(opts.get("before"), "temporalFilter.before"),
-                             entity_filter=opts.get("entity_filter"), min_relevance=opts.get("min_relevance"), flt=flt)
-        if out:
-            self.layer.record_access([h.id for h in out])
-        return out
 
     def _hits(self, hits: list[OracleHit]) -> list[SearchHit]:
         entries = self.store.tracker.memories.get_many(self.store.tracker.conn(),

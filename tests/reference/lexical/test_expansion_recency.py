@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from reference.lexical.expansion import entity_weights, expand
+from reference.lexical.expansion import entity_seeds, expand
 from reference.lexical.index import LexicalIndex
 from reference.lexical.params import LexicalParams
 from reference.lexical.ranking import hybrid_scores, top_rows
@@ -26,7 +26,7 @@ def test_expansion_weights_files_of_the_top_hits_by_score_times_idf():
     index = _index()
     scores = np.array([2.0, 0.0, 0.0, 0.0])
     idf_auth = math.log(1 + (4 - 2 + 0.5) / (2 + 0.5))
-    assert entity_weights(index, scores, top=1) == pytest.approx({"src/auth.py": 2.0 * idf_auth})
+    assert entity_seeds(index, scores, top=1)[0] == pytest.approx({"src/auth.py": 2.0 * idf_auth})
     # m0 and m1 touched src/auth.py: both get its whole weight, normalised to 1; the others nothing
     assert expand(index, scores, top=1).tolist() == [1.0, 1.0, 0.0, 0.0]
     assert expand(index, scores, top=0).tolist() == [0.0] * 4
@@ -37,7 +37,6 @@ def test_expansion_weights_files_of_the_top_hits_by_score_times_idf():
 def test_a_row_with_a_trace_of_evidence_passes_on_no_more_than_it_has():
     """The seeds' lead: when the best hit holds no file, the expansion is scaled by the best seeding row's score
     over the best hit's, so a weak row's files cannot outrank the note the query names."""
-    from reference.lexical.expansion import entity_seeds
     index = LexicalIndex()
     index.add("n0", "Retry uploads with jitter")                          # no file
     index.add("n1", "The bug is in Files: src/auth/token.py")
