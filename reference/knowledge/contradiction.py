@@ -8,7 +8,9 @@ answers from the texts alone. Tried in order on the two texts' word tokens
 1. marker: the newer text carries an explicit supersede marker that the
    older lacks - "instead of", "no longer", "not anymore", "replaced",
    "replaces", "supersede(s|d)", "deprecated", "switched to/from",
-   "changed to/from", "now uses/is/are", "was wrong", "correction";
+   "changed to/from", "now uses/is/are", "was wrong", "correction", and
+   git's "revert(s)" / "reverted" (`git revert` writes `Revert "<subject>"`
+   and "This reverts commit <sha>.": the newer change undoes the older);
 2. negation flip: the texts differ in the parity of negation words (not, no,
    never, cannot, without, disabled, n't forms) and a negation is among the
    words that differ (`difflib` alignment);
@@ -32,7 +34,8 @@ MIN_KEPT = 0.6
 _TOKEN = re.compile(r"[\w./:#\-']+")
 _MARKER = re.compile(
     r"\b(instead of|no longer|not anymore|replaced|replaces|supersedes?|superseded|deprecated|"
-    r"switched (?:to|from)|changed (?:to|from)|now (?:uses?|is|are)|was wrong|correction)\b", re.I)
+    r"switched (?:to|from)|changed (?:to|from)|now (?:uses?|is|are)|was wrong|correction|"
+    r"reverts?|reverted)\b", re.I)
 _ADDITIVE = re.compile(r"\b(also|additionally|in addition|furthermore|moreover|as well)\b", re.I)
 _NEGATIONS = frozenset("not no never cannot can't won't don't doesn't isn't aren't wasn't shouldn't mustn't "
                        "without disabled nothing none".split())
@@ -41,7 +44,7 @@ _NUMBER = re.compile(r"^\d+(?:\.\d+)?[a-z%]*$")
 
 # For each marker regex, words one of which every match holds: a text with none skips the scan
 MARKER_WORDS = ("instead of", "no longer", "not anymore", "replace", "supersede", "deprecated", "switched ",
-                 "changed ", "now ", "was wrong", "correction")
+                 "changed ", "now ", "was wrong", "correction", "revert")
 ADDITIVE_WORDS = ("also", "additionally", "in addition", "furthermore", "moreover", "as well")
 
 

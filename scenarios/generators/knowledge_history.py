@@ -83,6 +83,12 @@ def alias(repo: str, c: dict) -> str:
 
 
 def build(data_dirs: list[Path], calibration: bool) -> tuple[list[dict], dict]:
+    """(scenario lines, truth) of the given data folders; a folder's name is its repository's alias prefix."""
+    names = [d.name for d in data_dirs]
+    clash = sorted({n for n in names if names.count(n) > 1})
+    if clash:   # their memories and blame would merge under one prefix
+        raise ValueError(f"data folders must have distinct names (the alias prefix): {', '.join(clash)} given twice; "
+                         "copy or link them under distinct names")
     rng = random.Random(SEED + calibration)
     memories: dict[str, tuple[float, str, dict]] = {}
     relationships = []
@@ -139,7 +145,11 @@ def render(lines: list[dict]) -> str:
 def main(argv: list[str]) -> int:
     dirs = [Path(a) for a in argv] or DEFAULT_DATA
     for calibration in (False, True):
-        lines, truth = build(dirs, calibration)
+        try:
+            lines, truth = build(dirs, calibration)
+        except ValueError as e:
+            print(f"knowledge_history: {e}", file=sys.stderr)
+            return 2
         name = lines[0]["scenario"]
         (ROOT / "scenarios" / f"{name}.jsonl").write_text(render(lines))
         tdir = ROOT / "oracle_data" / name

@@ -55,6 +55,15 @@ def test_knowledge_history_regenerates_identically():
         assert json.dumps(truth, indent=1, sort_keys=True) + "\n" == (ROOT / f"oracle_data/{name}/truth.json").read_text()
 
 
+def test_knowledge_history_refuses_two_data_folders_of_one_name(tmp_path, capsys):
+    mod = _load("knowledge_history")
+    a, b = tmp_path / "a" / "repo", tmp_path / "b" / "repo"   # as two mirrors' folders would be named
+    with pytest.raises(ValueError, match="repo given twice"):
+        mod.build([a, b], False)
+    assert mod.main([str(a), str(b)]) == 2
+    assert "distinct names" in capsys.readouterr().err
+
+
 def test_knowledge_history_asks_100_blame_judged_searches():
     mod = _load("knowledge_history")
     facts = _load("history_facts")

@@ -37,5 +37,10 @@ def test_a_marker_the_old_text_already_has_does_not_count():
 
 def test_markers():
     assert supersede_marker("We now use uv") == "now use"
+    # git's revert message: the subject and the body both say so
+    assert supersede_marker('Revert "Pin 3.10 to last alpha (#802)"\n\nThis reverts commit b69cfc3.') == "revert"
+    assert supersede_marker("This reverts commit b69cfc3.") == "reverts"
+    assert supersede_marker("The pin was reverted upstream.") == "reverted"
+    assert supersede_marker("An irreversible migration; reversed order.") is None
     assert additive_marker("Additionally, it logs") == "additionally"
     assert additive_marker("nothing to add") is None

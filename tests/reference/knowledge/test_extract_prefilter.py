@@ -65,7 +65,8 @@ def test_the_pieces_find_something_with_and_without_prefilters(monkeypatch):
 
 MARKER_PIECES = ["Instead of", "no LONGER", "not anymore", "Replaced", "replaces", "supersedes", "superseded",
                  "deprecated", "switched to", "Changed from", "now uses", "now is", "was wrong", "Correction",
-                 "also", "Additionally", "in addition", "furthermore", "Moreover", "as well", "therefore", "thus",
+                 "Revert", "reverts", "REVERTED", "also", "Additionally", "in addition", "furthermore", "Moreover",
+                 "as well", "therefore", "thus",
                  "Hence", "so we conclude", "which means", "This means", "combining", "together these", "conclusion",
                  "JANUARY", "Sept", "dec", "may", "token", "now", "switched", "ſo", "K", "2026"]
 marker_texts = st.lists(st.tuples(st.sampled_from(MARKER_PIECES), st.sampled_from([" ", "", ".", "\n"])),

@@ -76,6 +76,19 @@ def test_marker_rule_catches_a_reworded_update_and_extension(store, clock, layer
     assert all(t != b for t, _ in links(layer, c) | links(layer, d))
 
 
+def test_a_git_revert_updates_the_commit_it_reverts(store, clock, layer):
+    subject = "Use a pooled transport in httpx/_client.py (#369)"
+    files = "\n\nFiles: httpx/_client.py, tests/test_client.py"
+    a = write(store, clock, subject + files)
+    b = write(store, clock, "Tidy the timeout docs in httpx/_client.py (#370)" + files)   # same files, not reverted
+    revert = f'Revert "{subject}" (#423)\n\nThis reverts commit 71cbde8ba4cab32dd96ccb91e9db20216587fae9.' + files
+    assert cos(subject + files, revert) <= UPDATE_THRESHOLD  # the similarity rule alone cannot call it
+    c = write(store, clock, revert)
+    rels = {r.target_id: r for r in layer.relationships(c) if r.source_id == c}
+    assert rels[a].type == "updates" and rels[a].metadata["reason"] == "marker:revert"
+    assert rels[b].type == "relates_to"
+
+
 def test_no_derives_without_a_conclusion_marker(store, clock, layer):
     a = write(store, clock, "tokenStore.rotate runs every 15 minutes.")
     write(store, clock, "retryPolicy.nextDelay waits up to 20 minutes between charge retries.")
