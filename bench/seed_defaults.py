@@ -1,8 +1,8 @@
 """The seed-default figure beside the tuned one, in every run of the reference backend.
 
 Some of the reference's constants were fitted on the calibration split
-(`bench/calibration/knowledge.py`): Memory Lane's floors, `RELATE_THRESHOLD`,
-`DECAY_WEIGHT`, and the lexical ranking's (`reference/lexical/params.py`:
+(`bench/calibration/knowledge.py`): Memory Lane's floors, `UPDATE_THRESHOLD`,
+`RELATE_THRESHOLD`, `DECAY_WEIGHT`, and the lexical ranking's (`reference/lexical/params.py`:
 BM25 k1 and b, the vector, expansion and recency weights, galaxybrain's re-rank). `codemem-bench run` with `reference` or `reference:<ranker>`
 replays, after the suite, the scenarios those constants can move with the
 same backend at the seeds' values (`reference:[<ranker>+]seed-defaults`,

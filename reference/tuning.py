@@ -2,14 +2,14 @@
 
 The knowledge layer and Memory Lane use constants fitted on the calibration
 split (`bench/calibration/knowledge.py`): Memory Lane's similarity floors
-(`lane/scoring.py`), `RELATE_THRESHOLD` (`knowledge/relations.py`) and
-`DECAY_WEIGHT` (`knowledge/hybrid.py`). A caller that wants other values for
+(`lane/scoring.py`), `UPDATE_THRESHOLD` and `RELATE_THRESHOLD`
+(`knowledge/relations.py`) and `DECAY_WEIGHT` (`knowledge/hybrid.py`). A caller that wants other values for
 one store (the seeds' own, to report them beside the fitted ones) puts a
 `Tuning` on it before its knowledge layer or lane exists:
 
     store = MemoryStore.open(path, clock=clock)
     use_tuning(store, SEED_DEFAULTS)
-    KnowledgeLayer.for_store(store)     # relates at 0.5, decays with weight 1.0
+    KnowledgeLayer.for_store(store)     # updates above 0.8, relates at 0.5, decays with weight 1.0
     MemoryLane.for_store(store)         # floors 0.50 / 0.40; ranker mode by cosine alone
 
 A field left `None` keeps the module's committed value. Nothing is global: other
@@ -29,6 +29,7 @@ class Tuning:
     """Values for the fitted constants; `None` = the committed value."""
 
     lane_floors: tuple[float, float] | None = None   # (semantic, entity), whatever the embedder
+    update_threshold: float | None = None
     relate_threshold: float | None = None
     decay_weight: float | None = None
     # "seed": Memory Lane's ranker mode ranks by cosine alone, as seed 004 §4.3 says (lane/search.py);
@@ -38,7 +39,7 @@ class Tuning:
     def __post_init__(self) -> None:
         if self.lane_ranker not in (None, "seed"):
             raise ValueError(f"lane_ranker must be None or 'seed', got {self.lane_ranker!r}"[:120])
-        values = [*(self.lane_floors or ()), self.relate_threshold, self.decay_weight]
+        values = [*(self.lane_floors or ()), self.update_threshold, self.relate_threshold, self.decay_weight]
         if self.lane_floors is not None and len(self.lane_floors) != 2:
             raise ValueError(f"lane_floors must be (semantic, entity), got {self.lane_floors!r}"[:120])
         for v in values:
@@ -47,14 +48,16 @@ class Tuning:
 
     def as_dict(self) -> dict[str, Any]:
         return {"lane_floors": list(self.lane_floors) if self.lane_floors else None,
-                "relate_threshold": self.relate_threshold, "decay_weight": self.decay_weight,
+                "update_threshold": self.update_threshold, "relate_threshold": self.relate_threshold,
+                "decay_weight": self.decay_weight,
                 "lane_ranker": self.lane_ranker}
 
 
-# The seeds' values: floors 0.50 / 0.40 (seed 004, for a sentence-embedding model), relate when
-# similarity > 0.5 (seed 001), relevance multiplies the score (seed 001: score x relevance, weight 1.0).
-# MARKER_MIN_SIMILARITY has no seed value and keeps its committed one.
-SEED_DEFAULTS = Tuning(lane_floors=(0.50, 0.40), relate_threshold=0.5, decay_weight=1.0, lane_ranker="seed")
+# The seeds' values: floors 0.50 / 0.40 (seed 004, for a sentence-embedding model), update or extend when
+# similarity > 0.8 and relate when > 0.5 (seed 001), relevance multiplies the score (seed 001: score x relevance,
+# weight 1.0). MARKER_MIN_SIMILARITY has no seed value and keeps its committed one.
+SEED_DEFAULTS = Tuning(lane_floors=(0.50, 0.40), update_threshold=0.8, relate_threshold=0.5, decay_weight=1.0,
+                       lane_ranker="seed")
 
 
 def use_tuning(store: Any, tuning: Tuning) -> None:

@@ -20,8 +20,11 @@ the seed's:
   10 memories the embedder ranks for each calibration search, the semantic
   floor that maximises (share of judged-relevant ones kept) - (share of the
   others kept); the entity floor is 0.8 of it (the seed's 0.40 / 0.50).
-- RELATE_THRESHOLD (reference/knowledge/relations.py): the best
-  `relationship_accuracy` of the reference on the calibration scenario.
+- UPDATE_THRESHOLD and RELATE_THRESHOLD (reference/knowledge/relations.py):
+  the best `relationship_accuracy` of the reference on the calibration
+  scenario (the cosine above which a pair is `updates` or `extends`, and the
+  one above which it is `relates_to`), each swept with the others at their
+  committed values.
 - MARKER_MIN_SIMILARITY (reference/knowledge/relations.py): the best
   `relationship_accuracy` (the seed has no such constant: ties go to the
   smallest value, where the marker alone decides most).
@@ -31,8 +34,9 @@ the seed's:
 The lexical ranking, file localisation and Memory Lane's ranker mode have
 stages of their own (`lexical.py`, `files.py`, `lane.py` beside this file).
 
-Seed values (the `seed` column): floors 0.50 / 0.40 (seed 004), relate 0.5
-(seed 001 `similarity > 0.5`), decay weight 1.0 (seed 001: score x relevance).
+Seed values (the `seed` column): floors 0.50 / 0.40 (seed 004), update 0.8
+(seed 001 `similarity > 0.8`), relate 0.5 (seed 001 `similarity > 0.5`),
+decay weight 1.0 (seed 001: score x relevance).
 """
 from __future__ import annotations
 
@@ -44,8 +48,9 @@ from pathlib import Path
 
 CALIBRATION = "knowledge-history-calibration"
 SCORED = ("knowledge", "knowledge-history", "memory-lane")
-SEED = {"floor": 0.50, "relate": 0.5, "decay": 1.0}
+SEED = {"floor": 0.50, "update": 0.8, "relate": 0.5, "decay": 1.0}
 FLOOR_GRID = (0.0, 0.05, 0.10, 0.15, 0.20, 0.25, 0.30, 0.35, 0.40, 0.45, 0.50)
+UPDATE_GRID = (0.75, 0.80, 0.85, 0.90, 0.95)
 RELATE_GRID = (0.50, 0.55, 0.60, 0.65, 0.70, 0.75)
 MARKER_GRID = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
 DECAY_GRID = (0.0, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
@@ -53,7 +58,7 @@ DECAY_GRID = (0.0, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
 
 @contextlib.contextmanager
 def constants(floor: float | None = None, relate: float | None = None, decay: float | None = None,
-              marker: float | None = None, oracle: str | None = None):
+              marker: float | None = None, oracle: str | None = None, update: float | None = None):
     """Run the in-process reference with these values of its tuned constants, then restore them. `oracle` is the
     search `oracle_search` runs (`ORACLE_SEARCH`); a `decay` value runs the seed's, the search it weighs."""
     from reference.knowledge import hybrid, relations
@@ -62,15 +67,18 @@ def constants(floor: float | None = None, relate: float | None = None, decay: fl
 
     saved = (dict(scoring.CALIBRATED_FLOORS), relations.RELATE_THRESHOLD,
              relations.RelationshipBuilder.__init__.__defaults__, hybrid.DECAY_WEIGHT, relations.MARKER_MIN_SIMILARITY,
-             knowledge_layer.ORACLE_SEARCH)
+             knowledge_layer.ORACLE_SEARCH, relations.UPDATE_THRESHOLD)
     try:
         if oracle is not None or decay is not None:
             knowledge_layer.ORACLE_SEARCH = "seed" if oracle is None else oracle
         if floor is not None:
             scoring.CALIBRATED_FLOORS["hashing-v1"] = scoring.Floors(semantic=floor, entity=round(0.8 * floor, 4))
+        if update is not None:
+            relations.UPDATE_THRESHOLD = update
         if relate is not None:
             relations.RELATE_THRESHOLD = relate
-            relations.RelationshipBuilder.__init__.__defaults__ = (relations.UPDATE_THRESHOLD, relate)
+        # the builder's defaults were bound when its class was defined
+        relations.RelationshipBuilder.__init__.__defaults__ = (relations.UPDATE_THRESHOLD, relations.RELATE_THRESHOLD)
         if decay is not None:
             hybrid.DECAY_WEIGHT = decay
         if marker is not None:
@@ -81,7 +89,7 @@ def constants(floor: float | None = None, relate: float | None = None, decay: fl
         scoring.CALIBRATED_FLOORS.update(saved[0])
         relations.RELATE_THRESHOLD, relations.RelationshipBuilder.__init__.__defaults__ = saved[1], saved[2]
         hybrid.DECAY_WEIGHT, relations.MARKER_MIN_SIMILARITY = saved[3], saved[4]
-        knowledge_layer.ORACLE_SEARCH = saved[5]
+        knowledge_layer.ORACLE_SEARCH, relations.UPDATE_THRESHOLD = saved[5], saved[6]
 
 
 def _scenario(name: str):
@@ -158,12 +166,15 @@ def calibrate(out=sys.stdout) -> dict[str, float]:
         print(f"| {f:.2f} | {kept:.3f} | {other:.3f} | {empty} |", file=out)
     n_pairs, n_searches = _counts()
     floor = best({f: kept - other for f, (kept, other, _) in shares.items()}, SEED["floor"], 1 / n_searches)
+    update = _sweep("UPDATE_THRESHOLD", "update", UPDATE_GRID, "relationship_accuracy", ".2f", out)
     relate = _sweep("RELATE_THRESHOLD", "relate", RELATE_GRID, "relationship_accuracy", ".2f", out)
     marker = _sweep("MARKER_MIN_SIMILARITY", "marker", MARKER_GRID, "relationship_accuracy", ".2f", out)
     decay = _sweep("DECAY_WEIGHT", "decay", DECAY_GRID, "search_ndcg@10", ".1f", out)
-    chosen = {"floor": floor, "relate": best(relate, SEED["relate"], 1 / n_pairs),
+    chosen = {"floor": floor, "update": best(update, SEED["update"], 1 / n_pairs),
+              "relate": best(relate, SEED["relate"], 1 / n_pairs),
               "decay": best(decay, SEED["decay"], 1 / n_searches), "marker": best(marker, 0.0, 1 / n_pairs)}
     print(f"\nchosen: lane floors {chosen['floor']:.2f} / {0.8 * chosen['floor']:.2f} (seed 0.50 / 0.40), "
+          f"UPDATE_THRESHOLD {chosen['update']:.2f} (seed 0.8), "
           f"RELATE_THRESHOLD {chosen['relate']:.2f} (seed 0.5), MARKER_MIN_SIMILARITY {chosen['marker']:.2f} "
           f"(no seed value), DECAY_WEIGHT {chosen['decay']:.1f} (seed 1.0)",
           file=out)

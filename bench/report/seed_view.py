@@ -11,8 +11,8 @@ from typing import Any
 
 from bench.report.formatting import fmt_metric
 
-INTRO = ("The reference's fitted constants (Memory Lane floors, RELATE_THRESHOLD, DECAY_WEIGHT; fitted on the "
-         "calibration split by bench/calibration/knowledge.py) at the seeds' values instead")
+INTRO = ("The reference's fitted constants (Memory Lane floors, UPDATE_THRESHOLD, RELATE_THRESHOLD, DECAY_WEIGHT; "
+         "fitted on the calibration split by bench/calibration/knowledge.py) at the seeds' values instead")
 
 
 def _cells(name: str, fig: dict[str, Any]) -> tuple[str, str, str]:

@@ -68,9 +68,9 @@ class KnowledgeLayer:
         self.extractor = EntityExtractor(gazetteer)
         tuning = tuning_of(store)   # reference/tuning.py: None keeps the committed constant
         self.decay_weight = tuning.decay_weight
-        relate = {} if tuning.relate_threshold is None else {"relate_threshold": tuning.relate_threshold}
+        given = {"update_threshold": tuning.update_threshold, "relate_threshold": tuning.relate_threshold}
         self.builder = RelationshipBuilder(functools.partial(similar, store), functools.partial(cosines, store),
-                                           **relate)
+                                           **{k: v for k, v in given.items() if v is not None})
         self._last_refresh: float | None = None
         self._backlog = True   # until a backfill step finds nothing more to do
         self._ids = MemoryIds()   # neighbours' ids across writes (memory_ids.py: what keeps it true)

@@ -23,6 +23,7 @@ DAY = 86_400
 def test_the_seed_values_are_the_ones_calibrate_ties_to():
     assert SEED_DEFAULTS.lane_floors == (SEED["floor"], round(0.8 * SEED["floor"], 4))
     assert (SEED_DEFAULTS.relate_threshold, SEED_DEFAULTS.decay_weight) == (SEED["relate"], SEED["decay"])
+    assert SEED_DEFAULTS.update_threshold == SEED["update"]
 
 
 @pytest.mark.parametrize("spec, ranker, seeded", [("reference", DEFAULT_RANKER, False),

@@ -29,10 +29,12 @@ def test_seed_values_reach_the_layers_of_one_store_only(stores):
     use_tuning(seeded, SEED_DEFAULTS)
     k, lane = KnowledgeLayer.for_store(seeded), MemoryLane.for_store(seeded)
     assert lane.floors == Floors(0.50, 0.40) and k.builder.relate_threshold == 0.5 and k.decay_weight == 1.0
+    assert k.builder.update_threshold == 0.8
     k2, lane2 = KnowledgeLayer.for_store(plain), MemoryLane.for_store(plain)
     assert tuning_of(plain) == Tuning()
     assert lane2.floors == floors_for(plain.embedder.name) and lane2.floors != Floors(0.50, 0.40)
     assert k2.builder.relate_threshold == relations.RELATE_THRESHOLD and k2.decay_weight is None
+    assert k2.builder.update_threshold == relations.UPDATE_THRESHOLD != 0.8
 
 
 def test_decay_weight_of_the_tuning_scores_the_search(stores, monkeypatch):

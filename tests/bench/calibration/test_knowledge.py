@@ -13,15 +13,20 @@ def test_best_prefers_the_top_score_then_the_value_nearest_the_seed():
 def test_constants_are_patched_inside_and_restored_after():
     from reference.knowledge import hybrid, relations
     from reference.lane import scoring
-    before = (scoring.floors_for("hashing-v1"), relations.RELATE_THRESHOLD, hybrid.DECAY_WEIGHT,
-              relations.RelationshipBuilder(None, None).relate_threshold)
+    def now():
+        builder = relations.RelationshipBuilder(None, None)
+        return (scoring.floors_for("hashing-v1"), relations.RELATE_THRESHOLD, relations.UPDATE_THRESHOLD,
+                hybrid.DECAY_WEIGHT, builder.relate_threshold, builder.update_threshold)
+    before = now()
     with constants(floor=0.4, relate=0.7, decay=1.0):
         assert scoring.floors_for("hashing-v1") == scoring.Floors(0.4, 0.32)
         assert relations.RelationshipBuilder(None, None).relate_threshold == 0.7
+        assert relations.RelationshipBuilder(None, None).update_threshold == before[2]   # not asked: kept
         assert hybrid.DECAY_WEIGHT == 1.0
-    after = (scoring.floors_for("hashing-v1"), relations.RELATE_THRESHOLD, hybrid.DECAY_WEIGHT,
-             relations.RelationshipBuilder(None, None).relate_threshold)
-    assert after == before
+    with constants(update=0.95):
+        builder = relations.RelationshipBuilder(None, None)
+        assert (builder.update_threshold, builder.relate_threshold) == (0.95, before[1])
+    assert now() == before
 
 
 def test_the_calibration_scenario_is_never_scored():

@@ -37,8 +37,8 @@ def test_value_change_is_an_update_and_restatement_with_addition_extends(store, 
 
 
 def test_same_sentence_about_another_file_is_only_related(store, clock, layer):
-    text_a = ("Added unit tests for src/features/auth/session.ts covering the error paths; "
-              "they run in the nightly job on every merge.")
+    text_a = ("Added unit tests for src/features/auth/session.ts covering the error paths, the retry paths and the "
+              "timeout paths; they run in the nightly job on every merge to main and on every release branch.")
     a = write(store, clock, text_a)
     text_b = text_a.replace("auth/session.ts", "billing/invoice.ts")
     b = write(store, clock, text_b)
@@ -155,8 +155,9 @@ def test_backfill_gives_the_same_links_as_live_writes(tmp_path, clock):
 def test_one_template_about_two_components_is_only_related(store, clock, layer):
     """Notes from one sentence template naming two components (the planted tests' synthetic scenario):
     only the name and a number differ, so the value rule alone would call the newer an update."""
-    text_a = "Component comp3 handles the schema and queue path; its queue step failed once in build 1003."
-    text_b = "Component comp23 handles the schema and queue path; its queue step failed once in build 1023."
+    text_a = ("Component comp3 handles the schema, cache and queue path of the ingest service; its queue step failed "
+              "once in build 1003.")
+    text_b = text_a.replace("comp3", "comp23").replace("1003", "1023")
     assert cos(text_a, text_b) > UPDATE_THRESHOLD   # precondition: the similarity rule sees them
     a = write(store, clock, text_a)
     b = write(store, clock, text_b)
