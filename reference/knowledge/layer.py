@@ -198,6 +198,8 @@ class KnowledgeLayer:
         """Seed 001 §5 hybrid search (`oracle_search`): with tuned constants the search `design` names ("lexical":
         `lexical_search.py`, over the code-aware lexical ranking; "seed": the seed's `hybrid.py`; None: the fitted
         `ORACLE_SEARCH`), at the seeds' values the seed's. `details` gives each hit its entities and relationships."""
+        if design not in (None, "seed", "lexical"):
+            raise ValueError(f"design must be None, 'seed' or 'lexical', got {design!r}"[:120])
         check_search_args(text, entity_filter, min_relevance)
         self.maybe_refresh()
         limit = check_limit(limit)

@@ -73,7 +73,8 @@ class OracleHybridRanker:
             return []
         opts = query.options
         seed = self.params is SEED
-        # tuned: the code-aware lexical search (whatever oracle_search runs), the enrichment as fitted
+        # tuned: oracle_search's lexical design whatever ORACLE_SEARCH says (this ranker is the lexical hybrid),
+        # with the enrichment as fitted; at the seeds' values the seed's hybrid.py
         hits = self.layer.search(query.text, limit=query.top_k,
                                  include_related=bool(opts.get("include_related", True if seed else INCLUDE_RELATED)),
                                  after=opts.get("after"), before=opts.get("before"),
