@@ -234,7 +234,7 @@ def test_get_node(benchmark, graph):
 
 def test_export_snapshot(benchmark, graph):
     """Wall time per export; `cpu_s` (this process's CPU time, median) and the load average beside it,
-    since the machine is shared. 2.3 s wall at full scale before the bulk path (snapshot_bulk.py)."""
+    since the machine is shared. 2.3 s wall at full scale before the bulk path (reference/graph/snapshot/bulk.py)."""
     g, path = graph["store"], graph["tmp"] / "graph.snap"
     cpu: list[float] = []
 

@@ -57,7 +57,7 @@ from reference.rankers import Query
 from reference.rankers.registry import make_ranker
 from reference.store import MemoryStore
 from reference.tracker import fts_match
-from reference.tracker.fts_topk import ranked_matches
+from reference.tracker.fts.topk import ranked_matches
 from reference.vectors import index as vector_index
 
 SCALES = {"small": 2_000, "medium": 10_000, "full": 100_000}

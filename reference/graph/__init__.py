@@ -1,6 +1,6 @@
 """The LMDB graph memory layer of seed 003: `GraphStore`, `At`, records, snapshots.
 
-Names are imported lazily so that `reference.graph.snapshot_reader` (mmap only)
+Names are imported lazily so that `reference.graph.snapshot.reader` (mmap only)
 can be used without importing LMDB.
 """
 from __future__ import annotations
@@ -17,7 +17,7 @@ _EXPORTS = {
     "EdgeRef": "reference.graph.records",
     "KVEntry": "reference.graph.records",
     "Change": "reference.graph.records",
-    "SnapshotReader": "reference.graph.snapshot_reader",
+    "SnapshotReader": "reference.graph.snapshot.reader",
     "BUILTIN_RELATIONS": "reference.graph.relations:BUILTIN",
 }
 __all__ = sorted(_EXPORTS)

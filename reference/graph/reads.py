@@ -258,7 +258,7 @@ class GraphReads:
         """Write the state at `at` (latest by default) as a snapshot file; returns its summary.
 
         The same state gives the same bytes; read it back with `SnapshotReader.open(path)`."""
-        from reference.graph import snapshot_writer  # only exports need it: keeps `open` light
+        from reference.graph.snapshot import writer as snapshot_writer  # only exports need it: keeps `open` light
 
         t0 = perf_counter()
 

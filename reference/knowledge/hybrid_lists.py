@@ -14,9 +14,9 @@ import numpy as np
 
 from reference.knowledge import entity_table, temporal_table
 from reference.tracker import MemoryFilter, fts_match
-from reference.tracker.fts_topk import ranked_matches
+from reference.tracker.fts.topk import ranked_matches
 from reference.tracker.id_index import IdIndex
-from reference.tracker.keyword_index import KeywordIndex
+from reference.tracker.keyword.index import KeywordIndex
 from reference.vectors.search import KIND_TAGS
 
 
@@ -61,7 +61,7 @@ def keyword_scores(conn: sqlite3.Connection, text: str, pool: int, allowed: Allo
                    index: KeywordIndex | None = None) -> dict[str, float]:
     """Memory id -> -bm25 of the `pool` best keyword matches among `allowed` (all when None).
 
-    One ranked FTS5 query (`reference.tracker.fts_topk`), or the store's keyword `index`; ids come
+    One ranked FTS5 query (`reference.tracker.fts.topk`), or the store's keyword `index`; ids come
     from the store's id index `ids`; ties broken by id here.
     """
     match = fts_match(text)

@@ -36,9 +36,9 @@ from reference.ontology import check_context, check_insights, check_task
 from reference.tracker import MemoryFilter, Tracker, check_where_metadata, fts_match, memory_revision
 from reference.tracker.filter_index import FilterIndex
 from reference.tracker.filter_labels import labels_of
-from reference.tracker.fts_topk import ranked_matches
+from reference.tracker.fts.topk import ranked_matches
 from reference.tracker.id_index import IdIndex
-from reference.tracker.keyword_index import KeywordIndex
+from reference.tracker.keyword.index import KeywordIndex
 from reference.tracker.memories_table import ORDER_NEWEST
 from reference.vectors import VectorCache
 from reference.vectors.search import KIND_TAGS

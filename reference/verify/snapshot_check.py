@@ -4,8 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from reference.errors import StoreError
-from reference.graph.snapshot_format import MAGIC
-from reference.graph.snapshot_reader import SnapshotReader
+from reference.graph.snapshot.layout import MAGIC
+from reference.graph.snapshot.reader import SnapshotReader
 
 _STORE_FILES = {"tracker.db", "tracker.db-wal", "tracker.db-shm", "blob.dat", "blob.dat.corrupt", "data.mdb",
                 "lock.mdb"}

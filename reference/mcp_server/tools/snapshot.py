@@ -45,7 +45,7 @@ class SnapshotShelf:
         return self.policy.named_file(SNAPSHOT_DIR, name, SUFFIX)
 
     def reader(self, name: str) -> Any:
-        from reference.graph.snapshot_reader import SnapshotReader
+        from reference.graph.snapshot.reader import SnapshotReader
 
         path = self.path(name)
         try:

@@ -109,7 +109,7 @@ def test_importing_the_snapshot_reader_loads_neither_lmdb_nor_hyperscan():
     import subprocess
     import sys
 
-    code = ("import sys, reference.graph.snapshot_reader; "
+    code = ("import sys, reference.graph.snapshot.reader; "
             "print(sorted(m for m in ('lmdb', 'hyperscan', 'reference.patterns') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -145,7 +145,7 @@ def test_reader_needs_no_lmdb(tmp_path):
     g.close()
     code = (
         "import sys, json\n"
-        "from reference.graph.snapshot_reader import SnapshotReader\n"
+        "from reference.graph.snapshot.reader import SnapshotReader\n"
         f"snap = SnapshotReader.open({str(tmp_path / 's.snap')!r})\n"
         f"out = [e.to_dict() for e in snap.get_out({A!r})]\n"
         "print(json.dumps({'lmdb': 'lmdb' in sys.modules, 'out': out}))\n"

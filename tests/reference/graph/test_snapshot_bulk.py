@@ -1,4 +1,4 @@
-"""Snapshot export's bulk path (snapshot_bulk.py) answers exactly what the per-list reads answer."""
+"""Snapshot export's bulk path (reference/graph/snapshot/bulk.py) answers exactly what the per-list reads answer."""
 from __future__ import annotations
 
 import random
@@ -15,7 +15,7 @@ from reference.graph.adjacency import ENTRY
 from reference.graph.codec import dumps, frame
 from reference.graph.errors import CorruptAdjacency
 from reference.graph.recordcodec import decode_node, encode_node
-from reference.graph.snapshot_bulk import node_json
+from reference.graph.snapshot.bulk import node_json
 from reference.keys import hash64
 
 pytestmark = pytest.mark.filterwarnings("ignore::reference.graph.errors.TombstoneWarning")

@@ -1,7 +1,7 @@
 """Graph and policy tools (seed 003 §5.1): writes, point-in-time reads, supersede, diff, snapshot."""
 from __future__ import annotations
 
-from reference.graph.snapshot_reader import SnapshotReader
+from reference.graph.snapshot.reader import SnapshotReader
 from tests.reference.mcp_server.conftest import START
 
 A, B, C = "file:src/a.py", "file:src/b.py", "sym:src/a.py#f:function:1:3"

@@ -12,7 +12,7 @@ from reference.rankers import Query, make_ranker
 from reference.rankers.rrf import rrf
 from reference.store import MemoryStore
 from reference.tracker import fts_match
-from reference.tracker.fts_topk import ranked_matches
+from reference.tracker.fts.topk import ranked_matches
 from reference.tuning import SEED_DEFAULTS, use_tuning
 
 WORDS = "auth token refresh race billing invoice cache redis queue worker retry deploy schema index".split()

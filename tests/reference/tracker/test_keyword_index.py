@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from reference.clock import LogicalClock
 from reference.store import MemoryStore
 from reference.tracker import fts_match
-from reference.tracker.fts_records import row_sizes, sizes_of, totals
-from reference.tracker.fts_topk import ranked_matches
-from reference.tracker.bm25 import phrases_of, top as _top
+from reference.tracker.fts.records import row_sizes, sizes_of, totals
+from reference.tracker.fts.topk import ranked_matches
+from reference.tracker.keyword.bm25 import phrases_of, top as _top
 
 # stems that collide (running / runs / ran), snake_case (a two-token phrase), accents, a word repeated
 WORDS = ["auth", "token", "refresh", "cache", "running", "runs", "run", "ran", "foo_bar", "foo", "bar",
@@ -144,7 +144,7 @@ def _spy(monkeypatch, module, name: str) -> list:
 def test_filtered_ranking_agrees_on_both_paths(tmp_path, monkeypatch):
     """A filter much smaller than the postings looks its rows up (`score_ids`); a larger one takes the
     dense path. Both agree with FTS5, also for a filter repeated after a write (its cached ids)."""
-    import reference.tracker.keyword_index as ki
+    import reference.tracker.keyword.index as ki
     store = MemoryStore.open(tmp_path, clock=LogicalClock(1_700_000_000.0))
     store.write_memories([{"text": f"auth {'token ' * (i % 4)}cache{i % 7}",
                            "tags": ["p2" if i % 97 == 0 else "p3" if i % 9 == 0 else "p1"]} for i in range(600)])
@@ -166,7 +166,7 @@ def test_dense_path_bound_keeps_ties_and_rare_phrases(tmp_path, monkeypatch):
     """Without a filter every matching row is scored at once and only rows at or above a lower bound
     of the k-th are ranked: equal rows tied with the k-th, and phrases with fewer rows than k, stay
     exactly FTS5's answer."""
-    import reference.tracker.keyword_index as ki
+    import reference.tracker.keyword.index as ki
     store = MemoryStore.open(tmp_path, clock=LogicalClock(1_700_000_000.0))
     # many identical rows (ties at every k), a word in few rows, a word in every row
     store.write_memories([{"text": "alpha beta" if i % 3 else f"alpha gamma{i % 4} beta"} for i in range(450)]
@@ -197,7 +197,7 @@ def test_store_keyword_search_uses_the_index_and_agrees(tmp_path, query):
 
 def test_maxscore_pruning_returns_fts5s_top_k(tmp_path, monkeypatch):
     """A rare word settles the top k: only its rows are scored (pruned), and the answer is FTS5's."""
-    import reference.tracker.keyword_index as ki
+    import reference.tracker.keyword.index as ki
     store = MemoryStore.open(tmp_path, clock=LogicalClock(1_700_000_000.0))
     store.write_memories([{"text": f"common filler words {'rare ' * (i % 3) if i % 97 == 0 else ''}n{i % 5}"}
                           for i in range(700)])

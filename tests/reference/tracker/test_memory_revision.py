@@ -13,7 +13,7 @@ from reference.store import MemoryStore
 from reference.tracker import MemoryFilter, fts_match, memory_revision
 from reference.tracker.filter_index import FilterIndex
 from reference.tracker.id_index import IdIndex
-from reference.tracker.keyword_postings import KeywordPostings
+from reference.tracker.keyword.postings import KeywordPostings
 from reference.tracker.memory_revision import Reflected
 
 

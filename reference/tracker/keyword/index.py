@@ -5,7 +5,7 @@ row by row in C with a B-tree read per row: ~170 ms at 100k memories for five
 common words. This index gives the same answer (same tokens, same formula,
 same floating-point operations in the same order, so the same scores to the
 last bit; tests compare it with FTS5) in a few vectorised steps per word.
-The postings, and how they follow writes, are in keyword_postings.py; the
+The postings, and how they follow writes, are in postings.py; the
 row count and token total come from FTS5's own averages record at each query.
 
 Scoring picks one of three exact paths: a small filter looks its rows up in
@@ -21,9 +21,9 @@ import sqlite3
 
 import numpy as np
 
-from reference.tracker.bm25 import dense_scores, idf, phrases_of, pruned, score_ids, top
-from reference.tracker.fts_records import totals
-from reference.tracker.keyword_postings import KeywordPostings
+from reference.tracker.keyword.bm25 import dense_scores, idf, phrases_of, pruned, score_ids, top
+from reference.tracker.fts.records import totals
+from reference.tracker.keyword.postings import KeywordPostings
 
 # below this many rows FTS5 answers: it is as fast there, and a write before each query (scenario replay)
 # costs the index a tokenization per query (measured: 0.6 vs 1.1 ms at 200 rows, 2.8 vs 1.9 ms at 3,000)

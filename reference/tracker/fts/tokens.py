@@ -1,6 +1,6 @@
 """FTS5's own tokens for texts outside the index, from a private in-memory FTS5 table.
 
-The keyword index (keyword_index.py) must see exactly the tokens FTS5 sees:
+The keyword index (`reference/tracker/keyword/index.py`) must see exactly the tokens FTS5 sees:
 porter stemming, unicode61 folding and diacritics removal. Rather than
 re-implement them, text is put through an in-memory FTS5 table with the same
 tokenizer as `memories_fts` and read back through `fts5vocab(..., instance)`.

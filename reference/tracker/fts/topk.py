@@ -14,7 +14,7 @@ import sqlite3
 import numpy as np
 
 from reference.tracker.codec import from_db
-from reference.tracker.keyword_index import KeywordIndex
+from reference.tracker.keyword.index import KeywordIndex
 
 
 def ranked_matches(conn: sqlite3.Connection, match: str, k: int, allowed: np.ndarray | None = None,

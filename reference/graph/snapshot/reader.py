@@ -29,7 +29,7 @@ from typing import Any
 from reference.graph.errors import CorruptSnapshot, KeyCollision, UnsupportedFormat
 from reference.graph.records import EdgeRef, KVEntry, Node
 from reference.graph.redaction import GraphRedaction
-from reference.graph.snapshot_format import HEADER, HEADER_CRC_OFFSET, MAGIC, SECTION, SECTIONS, TABLE_END, VERSION
+from reference.graph.snapshot.layout import HEADER, HEADER_CRC_OFFSET, MAGIC, SECTION, SECTIONS, TABLE_END, VERSION
 from reference.keys import hash64
 
 

@@ -1,7 +1,7 @@
 """The postings and row bookkeeping behind `KeywordIndex`: what FTS5 indexed, mirrored in numpy.
 
 What it holds, per store:
-- per row (an internal id, keyword_rows.py; the FTS rowid is the memory's key
+- per row (an internal id, rows.py; the FTS rowid is the memory's key
   hash): its length in tokens (from `memories_fts_docsize`) and whether it is live;
 - per term, loaded on first use from `fts5vocab(instance)` (`WHERE term = ?`,
   so only the query's words are read): every instance as `id << 32 | position`
@@ -12,7 +12,7 @@ What it holds, per store:
 Freshness, as in `FilterIndex` (it follows that index's notes): a committed
 write or update notes the key hash as pending; the next query reads pending
 rows back from `memories`, tokenizes them with the same tokenizer
-(fts_tokens.py) and appends their instances to the terms already loaded
+(`reference/tracker/fts/tokens.py`) and appends their instances to the terms already loaded
 (an update retires the row's old id). A delete retires the id. A change it
 was not told of (a memories revision it does not reflect: another process's,
 `memory_revision.py`) or a rollback (`reset`) drops everything; the next query
@@ -25,11 +25,11 @@ import threading
 
 import numpy as np
 
-from reference.tracker.bm25 import tf_part
+from reference.tracker.keyword.bm25 import tf_part
 from reference.tracker.codec import to_db
-from reference.tracker.fts_records import sizes_of
-from reference.tracker.fts_tokens import FtsTokens
-from reference.tracker.keyword_rows import RowIds
+from reference.tracker.fts.records import sizes_of
+from reference.tracker.fts.tokens import FtsTokens
+from reference.tracker.keyword.rows import RowIds
 from reference.tracker.memory_revision import Reflected
 
 _VOCAB = "codemem_memories_vi"

@@ -1,4 +1,4 @@
-"""Export the state at one revision as a deterministic snapshot file (format: snapshot_format.py).
+"""Export the state at one revision as a deterministic snapshot file (format: layout.py).
 
 Same content -> same bytes: everything is ordered by id or by key bytes, JSON
 is canonical, and nothing about the export itself (time, path) is recorded.
@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 
 from reference.graph import keyspace as ks
-from reference.graph import snapshot_bulk as bulk
+from reference.graph.snapshot import bulk
 from reference.graph.codec import dumps, unframe
 from reference.graph.relations import RelationTable
-from reference.graph.snapshot_format import HEADER, MAGIC, SECTION, SECTIONS, TABLE_END, VERSION, pad8
+from reference.graph.snapshot.layout import HEADER, MAGIC, SECTION, SECTIONS, TABLE_END, VERSION, pad8
 from reference.graph.view import GraphView
 
 
