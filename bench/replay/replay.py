@@ -16,6 +16,7 @@ from bench.replay.results import CheckResult, QueryResult, ScenarioResult, StepR
 from bench.replay.write_batch import run_writes, write_run
 from bench.scenario.model import Scenario, Step
 from bench.steps import STEPS
+from bench.steps.knowledge import RELATIONSHIP_PAIRS
 
 Progress = Callable[[int, int], None]
 
@@ -174,6 +175,7 @@ def replay(scenario: Scenario, backend: Backend, workdir: Path, sink: TelemetryS
         _take_census(census, backend, scenario, result)
         result.extra_metrics.update(ctx.state.get("metrics", {}))
         result.extra_metrics.update(pair_metrics(ctx.state.get("pair_counts", {})))
+        result.relationships = list(ctx.state.get(RELATIONSHIP_PAIRS, []))
         result.storage_bytes = backend.storage_bytes()
     finally:
         backend.close()

@@ -61,6 +61,8 @@ class ScenarioResult:
     extra_metrics: dict[str, float] = field(default_factory=dict)
     census: dict[str, int] = field(default_factory=dict)          # acknowledged, verified, lost, unverifiable
     lost_writes: list[dict[str, Any]] = field(default_factory=list)  # line and step of each lost write
+    # each planted relationship pair of `score_knowledge`: {source, target, truth, detected[, reason]}
+    relationships: list[dict[str, str]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -24,6 +24,7 @@ from bench.report.history import change_cells
 from bench.report.plots import latency_boxplot, latency_ecdf
 from bench.report.quality_plots import quality_chart
 from bench.report.seed_view import seed_html
+from bench.report.summary import confusion_table
 from bench.report.standing import beside_committed_html, trend_html
 
 # one line each, from SCORING.md (the full rules and their rationale are there)
@@ -186,6 +187,9 @@ def _details(report: dict[str, Any], links: dict[str, str]) -> str:
             parts.append(_table(["target", "value", "met", "source"], rows))
         if s.get("metrics"):
             parts.append(_table(["metric", "value"], [[k, fmt_metric(k, v)] for k, v in s["metrics"].items()]))
+        head, rows = confusion_table(s.get("relationships") or {})
+        if rows:
+            parts.append(_table(head, rows))
         if s.get("unsupported"):
             parts.append("<p>Unsupported: " + escape(", ".join(f"{k} ({v})" for k, v in s["unsupported"].items()))
                          + "</p>")

@@ -20,7 +20,7 @@ from bench.steps import STEPS
 
 # per group, enough for a rank test to see a shift of a few percent, small enough for git
 SAMPLE_CAP = 500
-_DETERMINISTIC = ("per_query", "checks", "metrics", "steps", "quality", "quality_by_category")
+_DETERMINISTIC = ("per_query", "checks", "metrics", "steps", "quality", "quality_by_category", "relationships")
 _STATS = ("p50", "p95", "p99", "mean")
 
 

@@ -17,6 +17,7 @@ from bench.report.baselines_view import baseline_columns, baseline_markdown
 from bench.report.fingerprint import environment
 from bench.report.score import compute_score
 from bench.report.seed_view import seed_lines, seed_markdown
+from bench.report.summary import confusion_table
 # the person-facing surfaces (issue 16): attention list, number formats, report.html
 from bench.report.attention import attention, attention_lines, in_run_order, scenario_file  # noqa: I001
 from bench.report.formatting import fmt_metric, fmt_target, score_line
@@ -111,6 +112,7 @@ class Report:
                 lines += ["| metric | value |", "|---|---|"]
                 lines += [f"| {k} | {fmt_metric(k, v)} |" for k, v in s["metrics"].items()]
                 lines.append("")
+            lines += confusion_markdown(s.get("relationships") or {})
             for p in s["problems"][:10]:
                 lines.append(f"- {scenario_file(name, s)}:{p['line']} `{p['step']}` {p['status']}: {p['message']}")
             if s["unsupported"]:
@@ -138,6 +140,14 @@ def trend_points(out: Path, data: dict[str, Any], earlier: list[dict[str, Any]] 
     """The trend's runs: the earlier kept ones (without this folder's own entry) and this run last."""
     from bench.report.runs import run_figures
     return [p for p in earlier or [] if p.get("folder") != out.name] + [run_figures(data, out.name)]
+
+
+def confusion_markdown(rels: dict[str, Any]) -> list[str]:
+    """The planted relationships' confusion as a markdown table (`summary.confusion_table`)."""
+    head, rows = confusion_table(rels)
+    if not rows:
+        return []
+    return ["| " + " | ".join(head) + " |", "|---" * len(head) + "|", *("| " + " | ".join(r) + " |" for r in rows), ""]
 
 
 def problem_count(s: dict[str, Any]) -> int:

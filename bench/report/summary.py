@@ -97,6 +97,29 @@ def _targets(header: Header, summary: dict[str, Any], result: ScenarioResult) ->
     return out
 
 
+def relationships(pairs: list[dict[str, str]]) -> dict[str, Any]:
+    """The planted relationship pairs as scored: {confusion {truth: {detected: n}}, pairs}; {} without any.
+
+    `detected` "none" is a pair the backend did not link; the confusion says what each planted type was
+    taken for (e.g. how many `updates` came back as `relates_to`), which one accuracy figure cannot."""
+    if not pairs:
+        return {}
+    confusion: dict[str, Counter] = defaultdict(Counter)
+    for p in pairs:
+        confusion[p["truth"]][p["detected"]] += 1
+    return {"confusion": {t: dict(sorted(c.items())) for t, c in sorted(confusion.items())}, "pairs": list(pairs)}
+
+
+def confusion_table(rels: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """(head, rows) of a scenario's `relationships` confusion: a row per planted type, a column per stored type,
+    then how many were right; no rows without planted pairs."""
+    confusion = rels.get("confusion") or {}
+    cols = sorted({d for row in confusion.values() for d in row})
+    rows = [[truth, *(str(row.get(c, 0)) for c in cols), f"{row.get(truth, 0)} of {sum(row.values())}"]
+            for truth, row in confusion.items()]
+    return ["planted / stored", *cols, "right"], rows
+
+
 def summarise(result: ScenarioResult, header: Header, events: list[dict[str, Any]]) -> dict[str, Any]:
     """The report section of one scenario (plain JSON-ready dict).
 
@@ -130,6 +153,7 @@ def summarise(result: ScenarioResult, header: Header, events: list[dict[str, Any
         "unsupported": dict(Counter(s.message for s in result.steps if s.status == "unsupported")),
         "per_query": [{"id": q.id, "line": q.line, "category": q.category, "unsupported": q.unsupported,
                        **q.metrics, "retrieved": q.retrieved} for q in result.queries],
+        "relationships": relationships(result.relationships),
     }
     if result.census.get("verified") or result.census.get("lost"):
         # 1 when every verifiable acknowledged write was read back: a single lost write moves it by 1,

@@ -15,6 +15,7 @@ from bench.steps.registry import Outcome, step
 RelType = Literal["updates", "extends", "derives", "relates_to"]
 Time = str | float | None
 _SEARCHES = "knowledge_searches"
+RELATIONSHIP_PAIRS = "relationship_pairs"   # ctx.state key: the planted pairs as scored
 
 
 class TemporalFilter(BaseModel):
@@ -147,12 +148,22 @@ def _relationship_metrics(ctx, planted: list[dict[str, str]], memories: list[str
     if not planted:
         return {}
     detected: dict[tuple[str, str], str] = {}
+    reasons: dict[tuple[str, str], str] = {}
     for alias in sorted(set(memories) | {p["source"] for p in planted}):
         mid = ctx.resolve("$" + alias)
         for r in ctx.backend.oracle_relationships(mid, None):
             if r["source_id"] == mid:
-                detected[(alias, ctx.to_scenario_id(r["target_id"]))] = r["type"]
+                key = (alias, ctx.to_scenario_id(r["target_id"]))
+                detected[key] = r["type"]
+                reason = (r.get("metadata") or {}).get("reason") if isinstance(r.get("metadata"), dict) else None
+                if isinstance(reason, str):
+                    reasons[key] = reason
     truth = {(p["source"], p["target"]): p["type"] for p in planted}
+    # each planted pair and what the backend called it, for the report's `relationships` (case by case)
+    ctx.state[RELATIONSHIP_PAIRS] = [
+        {"source": s, "target": t, "truth": want, "detected": detected.get((s, t), "none")}
+        | ({"reason": reasons[(s, t)]} if (s, t) in reasons else {})
+        for (s, t), want in sorted(truth.items())]
     correct = {k: detected.get(k, "none") == t for k, t in truth.items()}
     out: dict[str, float] = {"relationship_accuracy": round(fmean(correct.values()), 6)}
     for t in sorted(set(truth.values())):

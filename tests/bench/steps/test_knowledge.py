@@ -71,6 +71,18 @@ def test_reference_runs_every_oracle_step_and_scores_them(tmp_path):
     assert s["targets"][0]["met"] is False  # 0.667 is not > 0.8
 
 
+def test_the_report_lists_each_planted_pair_and_what_was_stored_for_it(tmp_path):
+    report = run_suite("reference", [load_scenario(scenario_file(tmp_path, TRUTH))], tmp_path / "out")
+    rels = report.scenarios["knowledge-mini"]["relationships"]
+    pairs = {(p["source"], p["target"]): p for p in rels["pairs"]}
+    assert set(pairs) == {("upd", "fact"), ("lrn", "fact")}
+    assert pairs[("upd", "fact")]["detected"] == "updates" and pairs[("upd", "fact")]["reason"]
+    assert pairs[("lrn", "fact")]["detected"] == "none" and "reason" not in pairs[("lrn", "fact")]
+    assert rels["confusion"] == {"extends": {"none": 1}, "updates": {"updates": 1}}
+    md = report.to_markdown()
+    assert "| planted / stored | none | updates | right |" in md and "| extends | 1 | 0 | 0 of 1 |" in md
+
+
 def test_oracle_hybrid_ranker_answers_memory_search(tmp_path):
     s = run(tmp_path, "reference:oracle-hybrid")
     ranker = [q for q in s["per_query"] if q["id"] == "r1"][0]
@@ -81,6 +93,7 @@ def test_backend_without_knowledge_reports_the_steps_unsupported(tmp_path):
     s = run(tmp_path, "fts-baseline")
     assert s["unsupported"] == {"needs knowledge": 9}  # every oracle_* step and score_knowledge
     assert "entity_f1" not in s["metrics"] and s["targets"][0]["value"] is None
+    assert s["relationships"] == {}   # nothing scored, no pair listed as missed
     assert [q["unsupported"] for q in s["per_query"]] == [True, False]
 
 
