@@ -3,7 +3,7 @@
 Two report.html sections, shared so that every run answers "is this good?" without `--compare`:
 - **Beside committed figures**: the run's score and each scenario's nDCG@10 (check rate where a scenario
   has no ranked query) next to the reference's last committed baseline (`reports/baseline/reference/
-  report.json`, the small suite) and the rows of the README's side-by-side table
+  report.json`, the default suite) and the rows of the README's side-by-side table
   (`reports/readme/side_by_side.json`, the default suite, real MCP memory servers). Both files are read
   from the project (a checkout, `CODEMEM_BENCH_HOME`, or the copy an installed wheel carries); a missing
   file leaves its columns out and the section says so.
@@ -46,7 +46,8 @@ def committed_columns(root: Path) -> tuple[list[dict[str, Any]], list[str]]:
         base = json.loads((root / BASELINE).read_text(encoding="utf-8"))
         env = base.get("environment") or {}
         cols.append({"label": "reference (baseline)",
-                     "title": f"reports/baseline/reference, suite small, commit {str(env.get('commit', '?'))[:7]}, "
+                     "title": f"reports/baseline/reference ({len(base.get('scenarios') or {})} scenarios), "
+                              f"commit {str(env.get('commit', '?'))[:7]}, "
                               f"{str(env.get('date', '?'))[:10]}",
                      "score": (base.get("score") or {}).get("value"),
                      "figures": {n: _figures(s) for n, s in (base.get("scenarios") or {}).items()}})
