@@ -7,7 +7,8 @@ names the queries that changed. Nondeterministic backends: a ranking metric regr
 mean gets worse by more than `min_effect` (absolute) AND the paired randomisation test,
 Holm-corrected over the scenario's metrics, gives p < alpha. Scenario-level figures without
 per-item data (check rate, coverage, extra metrics) regress on the tolerance (exact) or on the
-minimal effect alone.
+minimal effect alone; for a deterministic backend a figure of the baseline that the run no longer has
+is a regression too (for the others, a note).
 """
 from __future__ import annotations
 
@@ -85,7 +86,12 @@ def quality_findings(name: str, base: dict[str, Any], cur: dict[str, Any], *, mi
             continue
         c = c_fig.get(m)
         if b is None or c is None:
-            if (b is None) != (c is None):
+            if exact and b is not None:
+                # a deterministic backend that stops producing a figure changed as surely as one whose figure
+                # dropped; a note here would let failing to answer pass where answering worse fails
+                out.append(Finding("regression", name, m, f"{b:.3f} -> missing (exact: deterministic backend; "
+                                   "the figure is gone from this run)", b, None))
+            elif (b is None) != (c is None):
                 out.append(Finding("note", name, m, f"present in only one run ({b} -> {c}); not gated"))
             continue
         worse = worse_by(m, b, c)

@@ -84,3 +84,18 @@ def test_quality_off_gates_latency_alone():
                  GateOptions(latency=(), quality=False))
     assert r.exit_code == 0 and not [f for f in r.findings if f.scenario != "*"]
     assert any(f.line() == "note * quality: not gated (--quality off): latency alone" for f in r.findings)
+
+
+def test_a_figure_gone_from_a_deterministic_run_fails_and_a_new_one_is_a_note():
+    # a backend that stops producing a figure (e.g. no typed relationship left to compute a precision over)
+    # must not pass where a lower value of the same figure fails
+    base = section(BASE, extra={"relationship_typed_precision": 0.25, "entity_f1": 0.8})
+    r = run_gate(report(demo=section(BASE, extra={"entity_f1": 0.8, "new_figure": 1.0})), report(demo=base),
+                 QUALITY_ONLY)
+    assert [f.line() for f in r.regressions] == [
+        "REGRESSION demo relationship_typed_precision: 0.250 -> missing (exact: deterministic backend; "
+        "the figure is gone from this run)"]
+    assert not any(f.metric == "new_figure" for f in r.regressions)
+    r = run_gate(report(False, demo=section(BASE, extra={"entity_f1": 0.8})), report(False, demo=base), QUALITY_ONLY)
+    assert r.exit_code == 0 and any(f.kind == "note" and f.metric == "relationship_typed_precision"
+                                    for f in r.findings)
