@@ -16,6 +16,7 @@ RelType = Literal["updates", "extends", "derives", "relates_to"]
 Time = str | float | None
 _SEARCHES = "knowledge_searches"
 RELATIONSHIP_PAIRS = "relationship_pairs"   # ctx.state key: the planted pairs as scored
+REASON_CHARS = 200   # a backend's own reason for a relationship, as the report keeps it (a peer's text is unbounded)
 
 
 class TemporalFilter(BaseModel):
@@ -155,9 +156,10 @@ def _relationship_metrics(ctx, planted: list[dict[str, str]], memories: list[str
             if r["source_id"] == mid:
                 key = (alias, ctx.to_scenario_id(r["target_id"]))
                 detected[key] = r["type"]
-                reason = (r.get("metadata") or {}).get("reason") if isinstance(r.get("metadata"), dict) else None
+                meta = r.get("metadata")
+                reason = meta.get("reason") if isinstance(meta, dict) else None
                 if isinstance(reason, str):
-                    reasons[key] = reason
+                    reasons[key] = reason[:REASON_CHARS]
     truth = {(p["source"], p["target"]): p["type"] for p in planted}
     # each planted pair and what the backend called it, for the report's `relationships` (case by case)
     ctx.state[RELATIONSHIP_PAIRS] = [
