@@ -8,7 +8,8 @@ mean gets worse by more than `min_effect` (absolute) AND the paired randomisatio
 Holm-corrected over the scenario's metrics, gives p < alpha. Scenario-level figures without
 per-item data (check rate, coverage, extra metrics) regress on the tolerance (exact) or on the
 minimal effect alone; for a deterministic backend a figure of the baseline that the run no longer has
-is a regression too (for the others, a note).
+is a regression too (for the others, a note), and so is storage that grows past `STORAGE_GROWTH` and
+`STORAGE_SLACK` (storage is not gated for the others).
 """
 from __future__ import annotations
 
@@ -21,6 +22,11 @@ from bench.compare.significance import compare_metrics
 from bench.gate.finding import Finding, fmt_p
 
 EXACT_TOLERANCE = 1e-9   # a deterministic backend reproduces its figures to the last bit; this is rounding
+# Storage of a deterministic backend: the same writes give the same files here (checked for the reference,
+# server-memory and memory-libsql on every small-suite scenario, 29 Nov), but page-allocating stores (SQLite,
+# LMDB) may take a page more or less on another platform; growth beyond both bounds is a regression
+STORAGE_GROWTH = 0.05     # relative
+STORAGE_SLACK = 65_536    # bytes
 NAMED = 5                # changed queries named in a finding
 
 
@@ -98,4 +104,19 @@ def quality_findings(name: str, base: dict[str, Any], cur: dict[str, Any], *, mi
         kind = "regression" if worse > tolerance else "improvement" if -worse > tolerance else "ok"
         diff = f"{c - b:+.4f}" if exact else f"{c - b:+.3f}"
         out.append(Finding(kind, name, m, f"{b:.3f} -> {c:.3f} ({diff}, deterministic)", b, c))
+    if exact and (metrics is None or "storage_bytes" in metrics):
+        out += _storage_findings(name, base.get("storage_bytes"), cur.get("storage_bytes"))
     return out
+
+
+def _storage_findings(name: str, b: int | None, c: int | None) -> list[Finding]:
+    """A deterministic backend's bytes on disk after the scenario: growth past `STORAGE_GROWTH` and
+    `STORAGE_SLACK` is a regression (a store that writes twice, stops compacting, ...)."""
+    if b is None or c is None:
+        return []
+    bound = b * STORAGE_GROWTH + STORAGE_SLACK
+    kind = "regression" if c - b > bound else "improvement" if b - c > bound else "ok"
+    detail = (f"{b:,} -> {c:,} bytes ({(c - b) / b:+.1%}, exact: deterministic backend; "
+              f"beyond {STORAGE_GROWTH:.0%} + {STORAGE_SLACK // 1024} KiB fails)" if b else
+              f"{b:,} -> {c:,} bytes (exact: deterministic backend; beyond {STORAGE_SLACK // 1024} KiB fails)")
+    return [Finding(kind, name, "storage_bytes", detail, float(b), float(c))]

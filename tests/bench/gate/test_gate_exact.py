@@ -99,3 +99,19 @@ def test_a_figure_gone_from_a_deterministic_run_fails_and_a_new_one_is_a_note():
     r = run_gate(report(False, demo=section(BASE, extra={"entity_f1": 0.8})), report(False, demo=base), QUALITY_ONLY)
     assert r.exit_code == 0 and any(f.kind == "note" and f.metric == "relationship_typed_precision"
                                     for f in r.findings)
+
+
+def test_storage_that_grows_past_the_bounds_fails_a_deterministic_backend():
+    def sized(n, deterministic=True):
+        return report(deterministic, demo={**section(BASE), "storage_bytes": n})
+    base = 4_000_000                                    # bound: 5 % + 64 KiB = 265,536 bytes
+    r = run_gate(sized(base + 265_537), sized(base), QUALITY_ONLY)
+    assert [f.line() for f in r.regressions] == [
+        "REGRESSION demo storage_bytes: 4,000,000 -> 4,265,537 bytes (+6.6%, exact: deterministic backend; "
+        "beyond 5% + 64 KiB fails)"]
+    assert run_gate(sized(base + 265_536), sized(base), QUALITY_ONLY).exit_code == 0   # a page more elsewhere
+    shrunk = run_gate(sized(base // 2), sized(base), QUALITY_ONLY)
+    assert shrunk.exit_code == 0 and [f.kind for f in shrunk.findings if f.metric == "storage_bytes"] == ["improvement"]
+    # not gated for a backend without deterministic quality, nor when --metrics leaves it out
+    assert run_gate(sized(2 * base, False), sized(base, False), QUALITY_ONLY).exit_code == 0
+    assert run_gate(sized(2 * base), sized(base), GateOptions(latency=(), metrics=("ndcg@10",))).exit_code == 0
