@@ -25,7 +25,8 @@ Faults a backend's own change could plausibly bring (each checked to fail the ga
 - `TruncatesText`: memory writes keep the first 200 characters of their text;
 - `LosesMetadata`: memory writes drop their metadata;
 - `StoresSecrets`: memory writes skip the secrets redactor;
-- `IgnoresFeedback`: Memory Lane feedback is acknowledged and not applied.
+- `IgnoresFeedback`: Memory Lane feedback is acknowledged and not applied;
+- `KeepsSecondCopy`: every memory write also goes to a journal nothing reads (storage grows, answers right).
 
 Project memory's faults fail the gate on a `-branches` scenario, which the small suite lacks
 (`BRANCH_FAILS`, tested on `sqlite-utils-branches` by test_planted_gate.py):
@@ -40,6 +41,7 @@ a memory): the contract suite's `test_delete_removes_from_get_and_search` and
 from __future__ import annotations
 
 import functools
+import json
 from pathlib import Path
 from typing import Any
 
@@ -336,6 +338,29 @@ class IgnoresFeedback(_Planted):
         return self.lane.feedback_state(memory_id).to_dict()   # the counts as they were: nothing recorded
 
 
+class KeepsSecondCopy(_Planted):
+    """Every memory write also appends what it wrote to a journal in the store's folder that nothing reads or
+    truncates: a store that writes its data twice, every answer still right."""
+
+    name = "planted-keeps-second-copy"
+
+    def open(self, data_dir, *args, **kwargs):
+        self._journal = Path(data_dir) / "second-copy.jsonl"
+        super().open(data_dir, *args, **kwargs)
+
+    def _keep(self, records: list[dict[str, Any]]) -> None:
+        with self._journal.open("a", encoding="utf-8") as f:
+            f.writelines(json.dumps(r, sort_keys=True, default=str) + "\n" for r in records)
+
+    def write_memory(self, text, *args, **kwargs):
+        self._keep([{"text": text, **kwargs}])
+        return super().write_memory(text, *args, **kwargs)
+
+    def write_memories(self, records, times=None):
+        self._keep(records)
+        return super().write_memories(records, times=times)
+
+
 class IgnoresBranch(_Planted):
     name = "planted-ignores-branch"
 
@@ -352,6 +377,6 @@ class GcKeepsEverything(_Planted):
 
 GATE_FAILS = (Truncated8, OneQuerySwapped, DropTop, SwappedOrder, StalePointInTime, LosesWrites, LosesBatchWrites,
               RaisingReads, DuplicateTop, ReversedTail, IgnoresFilters, MissesLastWrite, TruncatesText, LosesMetadata,
-              StoresSecrets, IgnoresFeedback)
+              StoresSecrets, IgnoresFeedback, KeepsSecondCopy)
 BRANCH_FAILS = (IgnoresBranch, GcKeepsEverything)
 PLANTED = (*GATE_FAILS, *BRANCH_FAILS, EmptyReads)

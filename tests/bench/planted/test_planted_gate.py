@@ -22,7 +22,7 @@ from bench.run import run_suite
 from bench.scenario.loader import load_scenario
 from bench.scenario.suites import resolve
 from tests.bench.planted.backends import (BRANCH_FAILS, GATE_FAILS, PLANTED, DuplicateTop, EmptyReads,
-                                          IgnoresFilters, LosesWrites, MissesLastWrite, RaisingReads,
+                                          IgnoresFilters, KeepsSecondCopy, LosesWrites, MissesLastWrite, RaisingReads,
                                           StalePointInTime, SwappedOrder)
 from tests.bench.planted.gate_each import gate_each
 from tests.bench.planted.synthetic import write_synthetic
@@ -140,6 +140,16 @@ def test_answers_a_change_could_spoil_fail_the_gate_on_smoke(fault, scenarios, b
     report, result = gate(fault.name, "smoke", scenarios, baselines, tmp_path)
     assert result.exit_code == EXIT_REGRESSION and "ndcg@10" in regressed(result)
     assert report.scenarios["smoke"]["census"]["lost"] == 0
+
+
+def test_a_store_that_keeps_a_second_copy_fails_on_storage_alone(tmp_path):
+    # 1,000 writes: the copy (~220 KB) is past the storage bound (1 % + 64 KiB of a ~4 MB store)
+    scs = [load_scenario(write_synthetic(tmp_path, writes=1_000))]
+    base = run_suite("reference", scs, tmp_path / "base")
+    report = run_suite(KeepsSecondCopy.name, scs, tmp_path / "planted")
+    assert report.scenarios["synthetic"]["per_query"] == base.scenarios["synthetic"]["per_query"]  # answers right
+    result = run_gate(report, base, QUALITY_ONLY)
+    assert result.exit_code == EXIT_REGRESSION and regressed(result) == {"storage_bytes"}
 
 
 @pytest.mark.parametrize("fault", BRANCH_FAILS, ids=lambda c: c.name)
