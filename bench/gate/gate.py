@@ -107,6 +107,23 @@ def _latency_note(report: Report, baseline: Report) -> Finding | None:
     return Finding("note", "*", "latency", f"not gated, quality gated alone: {why}")
 
 
+# libraries whose own layout the stored files follow: compiled Hyperscan databases, LMDB pages
+STORAGE_PACKAGES = ("hyperscan", "lmdb")
+
+
+def _storage_note(report: Report, baseline: Report) -> Finding | None:
+    """One line when storage is not comparable: another machine (Hyperscan compiles its databases for the
+    host CPU) or another version of a library whose files the store holds; None when it is."""
+    why = machine_differences(report.environment, baseline.environment)
+    pa = (report.environment or {}).get("packages") or {}
+    pb = (baseline.environment or {}).get("packages") or {}
+    why += [f"{p} {pa.get(p)} vs {pb.get(p)}" for p in STORAGE_PACKAGES if pa.get(p) != pb.get(p)]
+    if not why:
+        return None
+    return Finding("note", "*", "storage", f"not gated: {'; '.join(why[:3])} (stored bytes are compared only on one "
+                   "machine with the same storage libraries)")
+
+
 def declared_deterministic(report: Report) -> bool:
     """Whether the report's backend declares deterministic quality (the report's record, else the backend's class)."""
     if report.determinism:
@@ -155,11 +172,14 @@ def run_gate(report: Report, baseline: Report, options: GateOptions = GateOption
     if not options.quality:
         mode = Finding("note", "*", "quality", "not gated (--quality off): latency alone")
     findings = _general_notes(report, baseline, options, latency_on) + [mode] + ([machine] if machine else [])
+    storage = _storage_note(report, baseline) if exact and options.quality else None
+    findings += [storage] if storage else []
     pairs = {name: (baseline.scenarios[name], cur) for name, cur in report.scenarios.items()}
     for name, (base, cur) in pairs.items() if options.quality else ():
         findings += quality_findings(name, base, cur, min_effect=options.min_effect, alpha=options.alpha,
                                      metrics=list(options.metrics) if options.metrics else None,
-                                     seed=options.seed, permutations=options.permutations, exact=exact)
+                                     seed=options.seed, permutations=options.permutations, exact=exact,
+                                     storage=exact and storage is None)
     if latency_on:
         findings += latency_findings(pairs, options.latency, options.alpha)
     return GateResult(findings)

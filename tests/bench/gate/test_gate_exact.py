@@ -115,3 +115,18 @@ def test_storage_that_grows_past_the_bounds_fails_a_deterministic_backend():
     # not gated for a backend without deterministic quality, nor when --metrics leaves it out
     assert run_gate(sized(2 * base, False), sized(base, False), QUALITY_ONLY).exit_code == 0
     assert run_gate(sized(2 * base), sized(base), GateOptions(latency=(), metrics=("ndcg@10",))).exit_code == 0
+
+
+def test_storage_is_compared_only_on_one_machine_with_the_same_storage_libraries():
+    def sized(n, machine=MACHINE, packages=None):
+        return Report("demo-backend", [], {"demo": {**section(BASE), "storage_bytes": n}},
+                      {"machine": machine, "packages": packages or {"hyperscan": "0.9.1", "lmdb": "3.0.0"}},
+                      {"declared": True, "repetitions": 2})
+    base = sized(4_000_000)
+    assert run_gate(sized(8_000_000), base, QUALITY_ONLY).exit_code == 1
+    for other in (sized(8_000_000, machine={**MACHINE, "cpu_model": "Other CPU"}),    # Hyperscan compiles per CPU
+                  sized(8_000_000, packages={"hyperscan": "0.9.2", "lmdb": "3.0.0"})):
+        r = run_gate(other, base, QUALITY_ONLY)
+        assert r.exit_code == 0 and not any(f.metric == "storage_bytes" for f in r.findings)
+        (note,) = [f.line() for f in r.findings if f.metric == "storage"]
+        assert note.startswith("note * storage: not gated: ") and ("Other CPU" in note or "0.9.2" in note)
