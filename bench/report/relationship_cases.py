@@ -21,6 +21,7 @@ from typing import Any
 import pandas as pd
 
 from bench.scenario.home import project_root
+from bench.scenario.loader import load_scenario
 
 KINDS = ("file", "symbol")
 
@@ -31,23 +32,20 @@ def _jaccard(a: set[str], b: set[str]) -> float:
 
 def _writes_and_truth(scenario: Path) -> tuple[dict[str, float], dict[str, str], Path]:
     """(write time, first line of the text) of each memory alias, and the truth file of `score_knowledge`."""
+    sc = load_scenario(scenario)   # validated: a malformed scenario is the loader's short error
     when: dict[str, float] = {}
     head: dict[str, str] = {}
-    now, truth = 0.0, None
-    for n, line in enumerate(scenario.read_text(encoding="utf-8").splitlines(), start=1):
-        try:
-            step = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{scenario}:{n}: not JSON: {exc}") from None
-        if step.get("directive") == "set_clock":
-            now = float(step["time"])
-        elif step.get("directive") == "advance_clock":
-            now += float(step["seconds"])
-        elif step.get("directive") == "score_knowledge":
-            truth = scenario.parent / step["truth"]
-        elif step.get("tool") == "memory_write_structured" and "as" in step:
-            when[step["as"]] = now
-            head[step["as"]] = str(step["args"].get("text", "")).split("\n", 1)[0]
+    now, truth = sc.header.start_time, None
+    for step in sc.steps:
+        if step.name == "set_clock":
+            now = float(step.raw_args["time"])
+        elif step.name == "advance_clock":
+            now += float(step.raw_args["seconds"])
+        elif step.name == "score_knowledge":
+            truth = scenario.parent / step.raw_args["truth"]
+        elif step.name == "memory_write_structured" and step.alias:
+            when[step.alias] = now
+            head[step.alias] = str(step.raw_args.get("text", "")).split("\n", 1)[0]
     if truth is None:
         raise ValueError(f"{scenario}: no score_knowledge step, so no planted relationships")
     return when, head, truth
